@@ -1,0 +1,39 @@
+//! The runtime of `toolargs`: normalization of a language model's tool
+//! arguments against the tool's own JSON Schema (FlowDrop rule RT-TOOL-8).
+//!
+//! Most users depend on the `toolargs` facade, which re-exports this crate.
+//! Use it directly to normalize against a schema known only at run time
+//! (an MCP server's tools, tools loaded from configuration):
+//!
+//! ```
+//! use normalize_core::Normalizer;
+//! use serde_json::json;
+//!
+//! let normalizer = Normalizer::compile(&json!({
+//!     "type": "object",
+//!     "properties": {
+//!         "title": {"type": "string"},
+//!         "tags": {"type": "array", "items": {"type": "string"}}
+//!     }
+//! }))?;
+//! let mut args = json!({"title": "Ember &amp;amp; Oak", "tags": "[\"wood\"]"});
+//! normalizer.normalize(&mut args)?;
+//! assert_eq!(args, json!({"title": "Ember & Oak", "tags": ["wood"]}));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod entities;
+pub mod json_text;
+mod normalizer;
+pub mod path;
+pub mod plan;
+mod report;
+
+pub use entities::EntityMode;
+pub use normalizer::{
+    DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, Normalizer, Options, Repairer,
+};
+pub use plan::{SchemaError, SchemaPlan};
+pub use report::{Repair, RepairKind, Report};

@@ -1,0 +1,301 @@
+//! The RT-TOOL-8 normalizer: repairs a model's arguments in place against a
+//! compiled schema and reports what it repaired.
+
+use crate::entities::{EntityMode, decode_until_stable};
+use crate::json_text::{self, JsonTextError};
+use crate::path::Path;
+use crate::plan::{JsonType, Loc, SchemaError, SchemaPlan, TypeSet};
+use crate::report::{RepairKind, Report};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// How normalization decodes character references and how deep it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Attribute-value rule (default) or text rule for legacy names.
+    pub entities: EntityMode,
+    /// Decoding passes allowed per string (default 8). `u32::MAX` means
+    /// "until stable"; the loop always ends because each changing pass
+    /// shortens the text.
+    pub max_passes: u32,
+    /// Deepest nesting of arrays and objects normalization walks, counting
+    /// what JSON-decoded strings add (default 128, serde_json's own parsing
+    /// limit).
+    pub max_depth: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            entities: EntityMode::Attribute,
+            max_passes: DEFAULT_MAX_PASSES,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// The default bound on character-reference decoding passes.
+pub const DEFAULT_MAX_PASSES: u32 = 8;
+/// The default bound on nesting depth.
+pub const DEFAULT_MAX_DEPTH: usize = 128;
+
+impl Options {
+    /// Sets the entity mode.
+    #[must_use]
+    pub fn entities(mut self, mode: EntityMode) -> Self {
+        self.entities = mode;
+        self
+    }
+
+    /// Sets the pass bound.
+    #[must_use]
+    pub fn max_passes(mut self, passes: u32) -> Self {
+        self.max_passes = passes;
+        self
+    }
+
+    /// Sets the depth bound.
+    #[must_use]
+    pub fn max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+}
+
+/// Normalization stopped before finishing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NormalizeError {
+    /// The arguments (or JSON decoded from one of their strings) nest deeper
+    /// than [`Options::max_depth`]. Repairs made before stopping stay in
+    /// place; each is one the rules allow.
+    #[error("arguments nest deeper than {limit} levels at `{pointer}`")]
+    TooDeep {
+        /// Where the limit was crossed.
+        pointer: String,
+        /// The limit in force.
+        limit: usize,
+    },
+}
+
+/// A schema plan and options: normalizes any number of arguments values,
+/// from any number of threads.
+///
+/// ```
+/// use normalize_core::Normalizer;
+/// use serde_json::json;
+///
+/// let normalizer = Normalizer::compile(&json!({
+///     "type": "object",
+///     "properties": {"tags": {"type": "array", "items": {"type": "string"}}}
+/// }))?;
+/// let mut args = json!({"tags": "[\"Tom &amp;amp; Jerry\"]"});
+/// let report = normalizer.normalize(&mut args)?;
+/// assert_eq!(args, json!({"tags": ["Tom & Jerry"]}));
+/// assert_eq!(report.repairs.len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Normalizer {
+    plan: SchemaPlan,
+    options: Options,
+}
+
+impl Normalizer {
+    /// A normalizer over an already compiled plan.
+    pub fn new(plan: SchemaPlan, options: Options) -> Self {
+        Normalizer { plan, options }
+    }
+
+    /// Compiles `schema` and uses the default options.
+    ///
+    /// # Errors
+    ///
+    /// The [`SchemaError`] of [`SchemaPlan::compile`].
+    pub fn compile(schema: &Value) -> Result<Self, SchemaError> {
+        Ok(Normalizer::new(
+            SchemaPlan::compile(schema)?,
+            Options::default(),
+        ))
+    }
+
+    /// The same plan with other options.
+    #[must_use]
+    pub fn with_options(mut self, options: Options) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The compiled plan.
+    pub fn plan(&self) -> &SchemaPlan {
+        &self.plan
+    }
+
+    /// Repairs `arguments` in place and reports what was repaired.
+    ///
+    /// Clean arguments (no JSON-in-a-string where the schema declares a
+    /// container, no character reference) are walked without allocating.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalizeError::TooDeep`] when the arguments nest deeper than
+    /// [`Options::max_depth`].
+    pub fn normalize(&self, arguments: &mut Value) -> Result<Report, NormalizeError> {
+        let mut report = Report::default();
+        let mut repairer = Repairer::new(&self.options, &mut report);
+        repairer.walk(&self.plan, &self.plan.root(), arguments, &Path::ROOT, 0)?;
+        Ok(report)
+    }
+}
+
+/// One normalization in progress: the options and the report being built.
+///
+/// [`Normalizer`] drives it over a plan; the code `#[derive(ToolArgs)]`
+/// generates drives it field by field, so both share every repair rule.
+#[derive(Debug)]
+pub struct Repairer<'r> {
+    options: &'r Options,
+    report: &'r mut Report,
+}
+
+impl<'r> Repairer<'r> {
+    /// Starts a normalization that records into `report`.
+    pub fn new(options: &'r Options, report: &'r mut Report) -> Self {
+        Repairer { options, report }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        self.options
+    }
+
+    /// Fails when a container at `depth` (the root is at 0) would cross the
+    /// depth bound.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalizeError::TooDeep`].
+    pub fn enter(&self, depth: usize, path: &Path<'_>) -> Result<(), NormalizeError> {
+        if depth >= self.options.max_depth {
+            return Err(NormalizeError::TooDeep {
+                pointer: path.to_pointer(),
+                limit: self.options.max_depth,
+            });
+        }
+        Ok(())
+    }
+
+    /// Normalizes `value` against location `loc` of `plan`.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalizeError::TooDeep`].
+    pub fn walk(
+        &mut self,
+        plan: &SchemaPlan,
+        loc: &Loc,
+        value: &mut Value,
+        path: &Path<'_>,
+        depth: usize,
+    ) -> Result<(), NormalizeError> {
+        if let Value::String(_) = value {
+            if !self.decode_json(value, plan.declared(loc), path, depth)? {
+                self.decode_references(value, path);
+                return Ok(());
+            }
+        }
+        match value {
+            Value::Array(_) | Value::Object(_) => {
+                self.enter(depth, path)?;
+                let bound = plan.bind(loc, value);
+                match value {
+                    Value::Array(items) => {
+                        for (i, item) in items.iter_mut().enumerate() {
+                            let child = plan.item(&bound, i);
+                            self.walk(plan, &child, item, &path.index(i), depth + 1)?;
+                        }
+                    }
+                    Value::Object(members) => {
+                        for (key, member) in members.iter_mut() {
+                            let child = plan.member(&bound, key);
+                            self.walk(plan, &child, member, &path.key(key), depth + 1)?;
+                        }
+                    }
+                    _ => unreachable!("matched a container above"),
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Replaces a string with the array or object it encodes when `declared`
+    /// asks for that shape (RT-TOOL-8's three conditions). Returns whether it
+    /// did; the caller then normalizes the decoded value in turn.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalizeError::TooDeep`] when the decoded value would cross the
+    /// depth bound.
+    pub fn decode_json(
+        &mut self,
+        value: &mut Value,
+        declared: TypeSet,
+        path: &Path<'_>,
+        depth: usize,
+    ) -> Result<bool, NormalizeError> {
+        let Value::String(text) = value else {
+            return Ok(false);
+        };
+        if !declared.wants_json() {
+            return Ok(false);
+        }
+        let shape = match text
+            .trim_start_matches([' ', '\t', '\n', '\r'])
+            .as_bytes()
+            .first()
+        {
+            Some(b'[') if declared.contains(JsonType::Array) => JsonType::Array,
+            Some(b'{') if declared.contains(JsonType::Object) => JsonType::Object,
+            _ => return Ok(false),
+        };
+        let room = self.options.max_depth.saturating_sub(depth);
+        match json_text::from_str(text, room) {
+            Ok(decoded) => {
+                *value = decoded;
+                self.report
+                    .push(path.to_pointer(), RepairKind::JsonDecoded { into: shape });
+                Ok(true)
+            }
+            Err(JsonTextError::TooDeep { .. }) => Err(NormalizeError::TooDeep {
+                pointer: path.to_pointer(),
+                limit: self.options.max_depth,
+            }),
+            Err(JsonTextError::Syntax(_)) => Ok(false),
+        }
+    }
+
+    /// Decodes the character references of a string leaf until stable (or
+    /// the pass bound). Does nothing to other values.
+    pub fn decode_references(&mut self, value: &mut Value, path: &Path<'_>) {
+        let Value::String(text) = value else { return };
+        let decoded = decode_until_stable(text, self.options.entities, self.options.max_passes);
+        let (passes, bound_reached) = (decoded.passes, decoded.bound_reached);
+        if let Cow::Owned(new) = decoded.text {
+            *text = new;
+            self.report.push(
+                path.to_pointer(),
+                RepairKind::ReferencesDecoded {
+                    passes,
+                    bound_reached,
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,438 @@
+//! Locations in a plan, and the member lookups that walk an argument value
+//! through them.
+//!
+//! A [`Loc`] is the schema at one place in the arguments: usually a single
+//! node, sometimes a conjunction (`allOf`, `$ref` beside other keywords) or a
+//! union (`anyOf`/`oneOf` branches). Before looking up the members of a value,
+//! the location is [bound](SchemaPlan::bind) to it: unions keep only the
+//! branches that apply to that value, so a tagged union's `kind: "b"` selects
+//! branch `b`'s members. Simple schemas (what schemars emits for structs,
+//! options and vectors) bind and look up without allocating.
+
+use super::compile::json_eq;
+use super::{JsonType, Node, NodeId, SchemaPlan, Sub, TypeSet};
+use serde_json::{Map, Value};
+
+/// How many nodes one bind or applicability check may visit before it stops
+/// narrowing (and so declares less, never more). Real schemas stay far below;
+/// the cap keeps pathological `$ref` graphs linear.
+const VISIT_BUDGET: usize = 4096;
+
+/// The schema at one location of the arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Loc {
+    /// Constrains nothing (`true`, `{}`, or no schema for this member).
+    Any,
+    /// Forbids everything (`false`, `additionalProperties: false`).
+    Never,
+    /// One compiled subschema.
+    Node(u32),
+    /// Every one of these applies.
+    All(Vec<Loc>),
+    /// One of these applies (the branches of a union that apply to the parent).
+    AnyOf(Vec<Loc>),
+}
+
+impl From<Sub> for Loc {
+    fn from(sub: Sub) -> Loc {
+        match sub {
+            Sub::Any => Loc::Any,
+            Sub::Never => Loc::Never,
+            Sub::Node(id) => Loc::Node(id),
+        }
+    }
+}
+
+/// A location bound to the value found there: its unions resolved to the
+/// branches that apply, its `$ref`s and `allOf`s flattened into the nodes
+/// whose `properties`/`items` rules answer member lookups.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Every member constrains nothing.
+    Any,
+    /// Every member is forbidden.
+    Never,
+    /// The member rules of one node.
+    Rules(u32),
+    /// All of these apply.
+    All(Vec<Bound>),
+    /// One of these applies.
+    AnyOf(Vec<Bound>),
+}
+
+/// Builds a conjunction, allocating only once two parts constrain something.
+struct Conj<T> {
+    never: bool,
+    parts: Option<T>,
+}
+
+/// Builds a union, allocating only once two parts apply.
+struct Disj<T> {
+    any: bool,
+    parts: Option<T>,
+}
+
+trait Combine: Sized {
+    const ANY: Self;
+    const NEVER: Self;
+    fn is_any(&self) -> bool;
+    fn is_never(&self) -> bool;
+    fn all(parts: Vec<Self>) -> Self;
+    fn any_of(parts: Vec<Self>) -> Self;
+    fn as_all(&mut self) -> Option<&mut Vec<Self>>;
+    fn as_any_of(&mut self) -> Option<&mut Vec<Self>>;
+}
+
+macro_rules! combine {
+    ($ty:ident, $all:ident, $any_of:ident) => {
+        impl Combine for $ty {
+            const ANY: Self = $ty::Any;
+            const NEVER: Self = $ty::Never;
+            fn is_any(&self) -> bool {
+                matches!(self, $ty::Any)
+            }
+            fn is_never(&self) -> bool {
+                matches!(self, $ty::Never)
+            }
+            fn all(parts: Vec<Self>) -> Self {
+                $ty::$all(parts)
+            }
+            fn any_of(parts: Vec<Self>) -> Self {
+                $ty::$any_of(parts)
+            }
+            fn as_all(&mut self) -> Option<&mut Vec<Self>> {
+                match self {
+                    $ty::$all(parts) => Some(parts),
+                    _ => None,
+                }
+            }
+            fn as_any_of(&mut self) -> Option<&mut Vec<Self>> {
+                match self {
+                    $ty::$any_of(parts) => Some(parts),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+combine!(Loc, All, AnyOf);
+combine!(Bound, All, AnyOf);
+
+impl<T: Combine> Conj<T> {
+    fn new() -> Self {
+        Conj {
+            never: false,
+            parts: None,
+        }
+    }
+
+    fn and(&mut self, part: T) {
+        if self.never || part.is_any() {
+            return;
+        }
+        if part.is_never() {
+            self.never = true;
+            self.parts = None;
+            return;
+        }
+        self.parts = Some(match self.parts.take() {
+            None => part,
+            Some(mut all) => match all.as_all() {
+                Some(parts) => {
+                    parts.push(part);
+                    all
+                }
+                None => T::all(vec![all, part]),
+            },
+        });
+    }
+
+    fn finish(self) -> T {
+        if self.never {
+            T::NEVER
+        } else {
+            self.parts.unwrap_or(T::ANY)
+        }
+    }
+}
+
+impl<T: Combine> Disj<T> {
+    fn new() -> Self {
+        Disj {
+            any: false,
+            parts: None,
+        }
+    }
+
+    fn or(&mut self, part: T) {
+        if self.any || part.is_never() {
+            return;
+        }
+        if part.is_any() {
+            self.any = true;
+            self.parts = None;
+            return;
+        }
+        self.parts = Some(match self.parts.take() {
+            None => part,
+            Some(mut union) => match union.as_any_of() {
+                Some(parts) => {
+                    parts.push(part);
+                    union
+                }
+                None => T::any_of(vec![union, part]),
+            },
+        });
+    }
+
+    fn finish(self) -> T {
+        if self.any {
+            T::ANY
+        } else {
+            self.parts.unwrap_or(T::NEVER)
+        }
+    }
+}
+
+/// How deep `$ref`/`allOf`/union edges may nest at one location before a
+/// walk stops following them.
+const PATH_DEPTH: usize = 64;
+
+/// The nodes on the current path of a walk through `$ref`/`allOf`/union
+/// edges (to stop at cycles), plus a budget on the whole walk. Kept inline so
+/// that binding allocates nothing.
+struct Walk {
+    path: [NodeId; PATH_DEPTH],
+    depth: usize,
+    budget: usize,
+}
+
+impl Walk {
+    fn new() -> Self {
+        Walk {
+            path: [0; PATH_DEPTH],
+            depth: 0,
+            budget: VISIT_BUDGET,
+        }
+    }
+
+    /// Enters `id` unless it is already on the path, the path is too deep,
+    /// or the budget is spent.
+    fn enter(&mut self, id: NodeId) -> bool {
+        if self.budget == 0 || self.depth == PATH_DEPTH || self.path[..self.depth].contains(&id) {
+            return false;
+        }
+        self.budget -= 1;
+        self.path[self.depth] = id;
+        self.depth += 1;
+        true
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+}
+
+impl SchemaPlan {
+    /// The types a location declares (see [`TypeSet::wants_json`] for what
+    /// normalization does with them).
+    pub fn declared(&self, loc: &Loc) -> TypeSet {
+        match loc {
+            Loc::Any => TypeSet::ALL,
+            Loc::Never => TypeSet::EMPTY,
+            Loc::Node(id) => self.node(*id).types,
+            Loc::All(parts) => parts
+                .iter()
+                .fold(TypeSet::ALL, |acc, part| acc.intersect(self.declared(part))),
+            Loc::AnyOf(parts) => parts
+                .iter()
+                .fold(TypeSet::EMPTY, |acc, part| acc.union(self.declared(part))),
+        }
+    }
+
+    /// Binds a location to the array or object found there, resolving every
+    /// union to the branches that apply to it.
+    pub fn bind(&self, loc: &Loc, value: &Value) -> Bound {
+        self.bind_in(loc, value, &mut Walk::new())
+    }
+
+    fn bind_in(&self, loc: &Loc, value: &Value, walk: &mut Walk) -> Bound {
+        match loc {
+            Loc::Any => Bound::Any,
+            Loc::Never => Bound::Never,
+            Loc::Node(id) => {
+                let mut conj = Conj::new();
+                self.bind_node(*id, value, walk, &mut conj);
+                conj.finish()
+            }
+            Loc::All(parts) => {
+                let mut conj = Conj::new();
+                for part in parts {
+                    conj.and(self.bind_in(part, value, walk));
+                }
+                conj.finish()
+            }
+            Loc::AnyOf(parts) => {
+                let mut disj = Disj::new();
+                for part in parts {
+                    if self.applies(part, value, walk) {
+                        disj.or(self.bind_in(part, value, walk));
+                    }
+                }
+                disj.finish()
+            }
+        }
+    }
+
+    fn bind_node(&self, id: NodeId, value: &Value, walk: &mut Walk, conj: &mut Conj<Bound>) {
+        if !walk.enter(id) {
+            return;
+        }
+        let node = self.node(id);
+        let has_rules = match value {
+            Value::Object(_) => node.object.is_some(),
+            Value::Array(_) => node.array.is_some(),
+            _ => false,
+        };
+        if has_rules {
+            conj.and(Bound::Rules(id));
+        }
+        for sub in &node.conjuncts {
+            match sub {
+                Sub::Node(child) => self.bind_node(*child, value, walk, conj),
+                other => conj.and(self.bind_in(&Loc::from(*other), value, walk)),
+            }
+        }
+        for group in &node.unions {
+            let mut disj = Disj::new();
+            for sub in group {
+                let branch = Loc::from(*sub);
+                if self.applies(&branch, value, walk) {
+                    disj.or(self.bind_in(&branch, value, walk));
+                }
+            }
+            conj.and(disj.finish());
+        }
+        walk.leave();
+    }
+
+    /// Whether a union branch applies to a value: its declared types admit
+    /// the value's shape and, for an object, none of its tag properties
+    /// (`const`/`enum`) is contradicted by the object.
+    fn applies(&self, loc: &Loc, value: &Value, walk: &mut Walk) -> bool {
+        if !self.declared(loc).contains(JsonType::of(value)) {
+            return false;
+        }
+        match value {
+            Value::Object(object) => self.tags_agree(loc, object, walk),
+            _ => true,
+        }
+    }
+
+    fn tags_agree(&self, loc: &Loc, object: &Map<String, Value>, walk: &mut Walk) -> bool {
+        match loc {
+            Loc::Any | Loc::Never => true,
+            Loc::Node(id) => self.node_tags_agree(*id, object, walk),
+            Loc::All(parts) => parts.iter().all(|p| self.tags_agree(p, object, walk)),
+            Loc::AnyOf(parts) => parts.iter().any(|p| self.tags_agree(p, object, walk)),
+        }
+    }
+
+    fn node_tags_agree(&self, id: NodeId, object: &Map<String, Value>, walk: &mut Walk) -> bool {
+        if !walk.enter(id) {
+            return true;
+        }
+        let node: &Node = self.node(id);
+        let own = node
+            .tags
+            .iter()
+            .all(|(name, carrier)| match object.get(&**name) {
+                None => true,
+                Some(found) => self
+                    .node(*carrier)
+                    .allowed
+                    .as_ref()
+                    .is_none_or(|allowed| allowed.iter().any(|v| json_eq(v, found))),
+            });
+        let agree = own
+            && node.conjuncts.iter().all(|sub| match sub {
+                Sub::Node(child) => self.node_tags_agree(*child, object, walk),
+                _ => true,
+            });
+        walk.leave();
+        agree
+    }
+
+    /// The schema of member `name` of the object a location was bound to.
+    pub fn member(&self, bound: &Bound, name: &str) -> Loc {
+        match bound {
+            Bound::Any => Loc::Any,
+            Bound::Never => Loc::Never,
+            Bound::Rules(id) => self.own_member(*id, name),
+            Bound::All(parts) => {
+                let mut conj = Conj::new();
+                for part in parts {
+                    conj.and(self.member(part, name));
+                }
+                conj.finish()
+            }
+            Bound::AnyOf(parts) => {
+                let mut disj = Disj::new();
+                for part in parts {
+                    disj.or(self.member(part, name));
+                }
+                disj.finish()
+            }
+        }
+    }
+
+    fn own_member(&self, id: NodeId, name: &str) -> Loc {
+        let Some(rules) = &self.node(id).object else {
+            return Loc::Any;
+        };
+        if let Some(sub) = rules.properties.get(name) {
+            return (*sub).into();
+        }
+        let mut conj = Conj::new();
+        let mut matched = false;
+        for (regex, sub) in &rules.patterns {
+            if regex.is_match(name) {
+                matched = true;
+                conj.and(Loc::from(*sub));
+            }
+        }
+        if matched {
+            return conj.finish();
+        }
+        rules.additional.map_or(Loc::Any, Loc::from)
+    }
+
+    /// The schema of element `index` of the array a location was bound to.
+    pub fn item(&self, bound: &Bound, index: usize) -> Loc {
+        match bound {
+            Bound::Any => Loc::Any,
+            Bound::Never => Loc::Never,
+            Bound::Rules(id) => match &self.node(*id).array {
+                None => Loc::Any,
+                Some(rules) => match rules.prefix.get(index) {
+                    Some(sub) => (*sub).into(),
+                    None => rules.rest.map_or(Loc::Any, Loc::from),
+                },
+            },
+            Bound::All(parts) => {
+                let mut conj = Conj::new();
+                for part in parts {
+                    conj.and(self.item(part, index));
+                }
+                conj.finish()
+            }
+            Bound::AnyOf(parts) => {
+                let mut disj = Disj::new();
+                for part in parts {
+                    disj.or(self.item(part, index));
+                }
+                disj.finish()
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Local `$ref` values: `#`, `#/json/pointer` (percent-encoded or not), and
+//! the same prefixed by the root's own `$id`.
+
+/// Turns a `$ref` into the canonical JSON pointer of its target (`""` for the
+/// root, `/a/b~1c` otherwise), or `None` when it does not point into this
+/// document.
+pub(crate) fn local_pointer(reference: &str, root_id: Option<&str>) -> Option<String> {
+    let fragment = match reference.split_once('#') {
+        Some(("", fragment)) => fragment,
+        Some((base, fragment)) if Some(base) == root_id.map(|id| id.trim_end_matches('#')) => {
+            fragment
+        }
+        _ => return None,
+    };
+    let fragment = percent_decode(fragment)?;
+    if fragment.is_empty() {
+        return Some(String::new());
+    }
+    // Plain-name fragments (`#foo`) are anchors, which this plan does not resolve.
+    fragment.starts_with('/').then_some(fragment)
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_owned());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Appends one reference token to a JSON pointer, escaping `~` and `/`.
+pub(crate) fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_local_pointers() {
+        assert_eq!(local_pointer("#", None).as_deref(), Some(""));
+        assert_eq!(
+            local_pointer("#/$defs/A", None).as_deref(),
+            Some("/$defs/A")
+        );
+        assert_eq!(local_pointer("#/a%20b", None).as_deref(), Some("/a b"));
+        assert_eq!(
+            local_pointer(
+                "https://x.test/s.json#/$defs/A",
+                Some("https://x.test/s.json")
+            )
+            .as_deref(),
+            Some("/$defs/A")
+        );
+        assert_eq!(local_pointer("other.json#/a", None), None);
+        assert_eq!(local_pointer("#anchor", None), None);
+        assert_eq!(local_pointer("#/%zz", None), None);
+    }
+}
