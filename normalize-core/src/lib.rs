@@ -30,6 +30,7 @@ mod normalizer;
 pub mod path;
 pub mod plan;
 mod report;
+pub mod splice;
 
 pub use entities::EntityMode;
 pub use normalizer::{

@@ -6,7 +6,7 @@
 #[non_exhaustive]
 pub enum SchemaError {
     /// A subschema that is neither an object nor a boolean.
-    #[error("schema at `{at}` is {found}, expected an object or a boolean")]
+    #[error("schema at `#{at}` is {found}, expected an object or a boolean")]
     NotASchema {
         /// Where the value sits.
         at: String,
@@ -14,7 +14,7 @@ pub enum SchemaError {
         found: &'static str,
     },
     /// A keyword whose value has the wrong JSON type.
-    #[error("keyword `{keyword}` at `{at}` must be {expected}, found {found}")]
+    #[error("keyword `{keyword}` at `#{at}` must be {expected}, found {found}")]
     KeywordType {
         /// The subschema holding the keyword.
         at: String,
@@ -26,7 +26,7 @@ pub enum SchemaError {
         found: &'static str,
     },
     /// A `type` name that is not one of JSON Schema's seven.
-    #[error("unknown type name `{name}` at `{at}`")]
+    #[error("unknown type name `{name}` at `#{at}`")]
     UnknownType {
         /// The subschema holding the keyword.
         at: String,
@@ -35,7 +35,7 @@ pub enum SchemaError {
     },
     /// A `$ref` that does not point into this document (another file, a URL,
     /// or a plain-name anchor).
-    #[error("`$ref` `{reference}` at `{at}` is not a local JSON pointer (`#` or `#/...`)")]
+    #[error("`$ref` `{reference}` at `#{at}` is not a local JSON pointer (`#` or `#/...`)")]
     NonLocalRef {
         /// The subschema holding the `$ref`.
         at: String,
@@ -43,7 +43,7 @@ pub enum SchemaError {
         reference: String,
     },
     /// A local `$ref` whose pointer names nothing in the document.
-    #[error("`$ref` `{reference}` at `{at}` points at nothing")]
+    #[error("`$ref` `{reference}` at `#{at}` points at nothing")]
     DanglingRef {
         /// The subschema holding the `$ref`.
         at: String,
@@ -52,7 +52,7 @@ pub enum SchemaError {
     },
     /// A `patternProperties` key that is not a regular expression the plan
     /// can run.
-    #[error("pattern `{pattern}` at `{at}` does not compile: {reason}")]
+    #[error("pattern `{pattern}` at `#{at}` does not compile: {reason}")]
     Pattern {
         /// The subschema holding `patternProperties`.
         at: String,
