@@ -48,31 +48,23 @@ impl<'a> Path<'a> {
     pub fn to_pointer(&self) -> String {
         self.to_string()
     }
-
-    fn segments(&self) -> Vec<Segment<'a>> {
-        let mut segments = Vec::new();
-        let mut at = Some(self);
-        while let Some(path) = at {
-            if let Some(segment) = path.segment {
-                segments.push(segment);
-            }
-            at = path.parent;
-        }
-        segments.reverse();
-        segments
-    }
 }
 
 impl fmt::Display for Path<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for segment in self.segments() {
-            f.write_str("/")?;
-            match segment {
-                Segment::Index(i) => write!(f, "{i}")?,
-                Segment::Key(key) => write_token(f, key)?,
+        // Parents first; recursion depth is the path's depth, which the
+        // normalizer bounds by `Options::max_depth`.
+        if let Some(parent) = self.parent {
+            fmt::Display::fmt(parent, f)?;
+        }
+        match self.segment {
+            None => Ok(()),
+            Some(Segment::Index(i)) => write!(f, "/{i}"),
+            Some(Segment::Key(key)) => {
+                f.write_str("/")?;
+                write_token(f, key)
             }
         }
-        Ok(())
     }
 }
 
