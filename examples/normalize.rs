@@ -194,10 +194,15 @@ struct Case<'a> {
     #[serde(borrow, default)]
     id: Option<&'a RawValue>,
     schema: Option<Value>,
-    #[serde(borrow)]
+    // `"arguments": null` is an arguments value, not a missing one.
+    #[serde(borrow, default, deserialize_with = "present")]
     arguments: Option<&'a RawValue>,
     #[serde(default)]
     options: Option<CaseOptions>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(de).map(Some)
 }
 
 #[derive(Deserialize)]

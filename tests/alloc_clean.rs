@@ -110,7 +110,10 @@ fn allocation_accounting() {
         assert_eq!(report.len(), 100);
     });
     eprintln!("100 reference repairs: {n} allocations");
-    assert!(n <= 100 * 2 + 16, "100 reference repairs took {n} allocations");
+    assert!(
+        n <= 100 * 2 + 16,
+        "100 reference repairs took {n} allocations"
+    );
 
     // A stringified array: parsing it allocates its elements.
     let mut decoded = json!({"query": "q", "tags": "[\"a\",\"b\"]", "order": "date"});

@@ -27,9 +27,15 @@ pub enum Loc {
     Never,
     /// One compiled subschema.
     Node(u32),
+    /// One compiled subschema that came from a union branch: like
+    /// [`Loc::AnyOf`] with a single part, it applies to a value only if its
+    /// declared types and tags admit that value.
+    Branch(u32),
     /// Every one of these applies.
     All(Vec<Loc>),
-    /// One of these applies (the branches of a union that apply to the parent).
+    /// One of these applies (what the branches of a union that applied to
+    /// the parent say about this member). Each level keeps only the parts
+    /// that apply to the value found there.
     AnyOf(Vec<Loc>),
 }
 
@@ -54,6 +60,9 @@ pub enum Bound {
     Never,
     /// The member rules of one node.
     Rules(u32),
+    /// The member rules of one node reached through a union branch: its
+    /// members stay union parts ([`Loc::Branch`]).
+    BranchRules(u32),
     /// All of these apply.
     All(Vec<Bound>),
     /// One of these applies.
@@ -66,10 +75,12 @@ struct Conj<T> {
     parts: Option<T>,
 }
 
-/// Builds a union, allocating only once two parts apply.
+/// Builds a union, allocating only once two parts apply (a single part is
+/// marked as a union of one, without allocating for a plain node).
 struct Disj<T> {
     any: bool,
     parts: Option<T>,
+    built: bool,
 }
 
 trait Combine: Sized {
@@ -81,10 +92,12 @@ trait Combine: Sized {
     fn any_of(parts: Vec<Self>) -> Self;
     fn as_all(&mut self) -> Option<&mut Vec<Self>>;
     fn as_any_of(&mut self) -> Option<&mut Vec<Self>>;
+    /// A union of this one part.
+    fn single_branch(self) -> Self;
 }
 
 macro_rules! combine {
-    ($ty:ident, $all:ident, $any_of:ident) => {
+    ($ty:ident, $all:ident, $any_of:ident, $one:ident, $branch:ident) => {
         impl Combine for $ty {
             const ANY: Self = $ty::Any;
             const NEVER: Self = $ty::Never;
@@ -112,11 +125,18 @@ macro_rules! combine {
                     _ => None,
                 }
             }
+            fn single_branch(self) -> Self {
+                match self {
+                    $ty::$one(id) => $ty::$branch(id),
+                    part @ $ty::$all(_) => $ty::$any_of(vec![part]),
+                    other => other,
+                }
+            }
         }
     };
 }
-combine!(Loc, All, AnyOf);
-combine!(Bound, All, AnyOf);
+combine!(Loc, All, AnyOf, Node, Branch);
+combine!(Bound, All, AnyOf, Rules, BranchRules);
 
 impl<T: Combine> Conj<T> {
     fn new() -> Self {
@@ -161,6 +181,7 @@ impl<T: Combine> Disj<T> {
         Disj {
             any: false,
             parts: None,
+            built: false,
         }
     }
 
@@ -176,20 +197,24 @@ impl<T: Combine> Disj<T> {
         self.parts = Some(match self.parts.take() {
             None => part,
             Some(mut union) => match union.as_any_of() {
-                Some(parts) => {
+                Some(parts) if self.built => {
                     parts.push(part);
                     union
                 }
-                None => T::any_of(vec![union, part]),
+                _ => {
+                    self.built = true;
+                    T::any_of(vec![union, part])
+                }
             },
         });
     }
 
     fn finish(self) -> T {
-        if self.any {
-            T::ANY
-        } else {
-            self.parts.unwrap_or(T::NEVER)
+        match (self.any, self.parts) {
+            (true, _) => T::ANY,
+            (false, None) => T::NEVER,
+            (false, Some(union)) if self.built => union,
+            (false, Some(part)) => part.single_branch(),
         }
     }
 }
@@ -240,7 +265,7 @@ impl SchemaPlan {
         match loc {
             Loc::Any => TypeSet::ALL,
             Loc::Never => TypeSet::EMPTY,
-            Loc::Node(id) => self.node(*id).types,
+            Loc::Node(id) | Loc::Branch(id) => self.node(*id).types,
             Loc::All(parts) => parts
                 .iter()
                 .fold(TypeSet::ALL, |acc, part| acc.intersect(self.declared(part))),
@@ -264,6 +289,14 @@ impl SchemaPlan {
                 let mut conj = Conj::new();
                 self.bind_node(*id, value, walk, &mut conj);
                 conj.finish()
+            }
+            Loc::Branch(id) => {
+                let mut disj = Disj::new();
+                let node = Loc::Node(*id);
+                if self.applies(&node, value, walk) {
+                    disj.or(self.bind_in(&node, value, walk));
+                }
+                disj.finish()
             }
             Loc::All(parts) => {
                 let mut conj = Conj::new();
@@ -332,7 +365,7 @@ impl SchemaPlan {
     fn tags_agree(&self, loc: &Loc, object: &Map<String, Value>, walk: &mut Walk) -> bool {
         match loc {
             Loc::Any | Loc::Never => true,
-            Loc::Node(id) => self.node_tags_agree(*id, object, walk),
+            Loc::Node(id) | Loc::Branch(id) => self.node_tags_agree(*id, object, walk),
             Loc::All(parts) => parts.iter().all(|p| self.tags_agree(p, object, walk)),
             Loc::AnyOf(parts) => parts.iter().any(|p| self.tags_agree(p, object, walk)),
         }
@@ -369,6 +402,7 @@ impl SchemaPlan {
             Bound::Any => Loc::Any,
             Bound::Never => Loc::Never,
             Bound::Rules(id) => self.own_member(*id, name),
+            Bound::BranchRules(id) => self.own_member(*id, name).single_branch(),
             Bound::All(parts) => {
                 let mut conj = Conj::new();
                 for part in parts {
@@ -407,18 +441,23 @@ impl SchemaPlan {
         rules.additional.map_or(Loc::Any, Loc::from)
     }
 
+    fn own_item(&self, id: NodeId, index: usize) -> Loc {
+        match &self.node(id).array {
+            None => Loc::Any,
+            Some(rules) => match rules.prefix.get(index) {
+                Some(sub) => (*sub).into(),
+                None => rules.rest.map_or(Loc::Any, Loc::from),
+            },
+        }
+    }
+
     /// The schema of element `index` of the array a location was bound to.
     pub fn item(&self, bound: &Bound, index: usize) -> Loc {
         match bound {
             Bound::Any => Loc::Any,
             Bound::Never => Loc::Never,
-            Bound::Rules(id) => match &self.node(*id).array {
-                None => Loc::Any,
-                Some(rules) => match rules.prefix.get(index) {
-                    Some(sub) => (*sub).into(),
-                    None => rules.rest.map_or(Loc::Any, Loc::from),
-                },
-            },
+            Bound::Rules(id) => self.own_item(*id, index),
+            Bound::BranchRules(id) => self.own_item(*id, index).single_branch(),
             Bound::All(parts) => {
                 let mut conj = Conj::new();
                 for part in parts {

@@ -227,3 +227,25 @@ fn plans_are_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<SchemaPlan>();
 }
+
+#[test]
+fn a_single_applicable_branch_stays_a_union_part() {
+    // The member schema a branch gives applies at the next level only if it
+    // admits the value there, whether one branch applied or several.
+    let plan = SchemaPlan::compile(&json!({
+        "anyOf": [
+            {"properties": {"v": {"type": "object", "additionalProperties": {"type": "array"}}}},
+            {"type": "null"}
+        ]
+    }))
+    .unwrap();
+    let root = plan.bind(&plan.root(), &json!({"v": {}}));
+    let v = plan.member(&root, "v");
+    assert!(matches!(v, Loc::Branch(_)), "{v:?}");
+    assert_eq!(plan.bind(&v, &json!(["x"])), Bound::Never);
+    let bound = plan.bind(&v, &json!({"k": "[1]"}));
+    assert_eq!(
+        plan.declared(&plan.member(&bound, "k")),
+        set(&[JsonType::Array])
+    );
+}
