@@ -173,7 +173,7 @@ impl<'s> Compiler<'s> {
             };
             for (name, schema) in props {
                 let sub = self.child(at, &["properties", name], schema)?;
-                rules.properties.insert(name.as_str().into(), sub);
+                rules.properties.insert(name, sub);
             }
         }
         if let Some(value) = patterns {
@@ -323,7 +323,7 @@ fn find_tags(nodes: &mut [Node]) {
         let mut tags: Vec<(Box<str>, NodeId)> = rules
             .properties
             .iter()
-            .filter_map(|(name, sub)| carrier(nodes, *sub).map(|id| (name.clone(), id)))
+            .filter_map(|(name, sub)| carrier(nodes, sub).map(|id| (Box::from(name), id)))
             .collect();
         tags.sort_by(|a, b| a.0.cmp(&b.0));
         nodes[i].tags = tags;

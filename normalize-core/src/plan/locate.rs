@@ -278,7 +278,27 @@ impl SchemaPlan {
     /// Binds a location to the array or object found there, resolving every
     /// union to the branches that apply to it.
     pub fn bind(&self, loc: &Loc, value: &Value) -> Bound {
+        // The common case (a struct's or a vector's schema): one node with no
+        // `$ref`, `allOf` or union to resolve.
+        if let Loc::Node(id) = loc {
+            let node = self.node(*id);
+            if node.conjuncts.is_empty() && node.unions.is_empty() {
+                return if Self::has_rules(node, value) {
+                    Bound::Rules(*id)
+                } else {
+                    Bound::Any
+                };
+            }
+        }
         self.bind_in(loc, value, &mut Walk::new())
+    }
+
+    fn has_rules(node: &Node, value: &Value) -> bool {
+        match value {
+            Value::Object(_) => node.object.is_some(),
+            Value::Array(_) => node.array.is_some(),
+            _ => false,
+        }
     }
 
     fn bind_in(&self, loc: &Loc, value: &Value, walk: &mut Walk) -> Bound {
@@ -322,12 +342,7 @@ impl SchemaPlan {
             return;
         }
         let node = self.node(id);
-        let has_rules = match value {
-            Value::Object(_) => node.object.is_some(),
-            Value::Array(_) => node.array.is_some(),
-            _ => false,
-        };
-        if has_rules {
+        if Self::has_rules(node, value) {
             conj.and(Bound::Rules(id));
         }
         for sub in &node.conjuncts {
@@ -425,7 +440,7 @@ impl SchemaPlan {
             return Loc::Any;
         };
         if let Some(sub) = rules.properties.get(name) {
-            return (*sub).into();
+            return sub.into();
         }
         let mut conj = Conj::new();
         let mut matched = false;
