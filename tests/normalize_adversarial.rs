@@ -117,3 +117,32 @@ fn unbounded_passes_still_terminate() {
         }
     );
 }
+
+#[test]
+fn services_can_reject_instead_of_record() {
+    use toolargs::PassBound;
+    let normalizer = Normalizer::compile(&json!({})).unwrap().with_options(
+        Options::default()
+            .max_passes(2)
+            .pass_bound(PassBound::Reject),
+    );
+    let mut args = json!({"ok": "&amp;amp;", "t": "&amp;amp;amp;lt;"});
+    let err = normalizer.normalize(&mut args).unwrap_err();
+    assert_eq!(
+        err,
+        NormalizeError::PassBound {
+            pointer: "/t".into(),
+            limit: 2
+        }
+    );
+
+    let options = Options::default().max_bytes(1024);
+    assert!(options.check_size(1024).is_ok());
+    assert_eq!(
+        options.check_size(1025),
+        Err(NormalizeError::TooLarge {
+            bytes: 1025,
+            limit: 1024
+        })
+    );
+}

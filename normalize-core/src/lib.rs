@@ -34,7 +34,8 @@ pub mod splice;
 
 pub use entities::EntityMode;
 pub use normalizer::{
-    DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, Normalizer, Options, Repairer,
+    DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, Normalizer, Options,
+    PassBound, Repairer,
 };
 pub use plan::{SchemaError, SchemaPlan};
 pub use report::{Repair, RepairKind, Report};

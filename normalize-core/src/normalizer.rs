@@ -23,6 +23,26 @@ pub struct Options {
     /// what JSON-decoded strings add (default 128, serde_json's own parsing
     /// limit).
     pub max_depth: usize,
+    /// Largest arguments text accepted by the entry points that parse text
+    /// (`from_model`, the tool registry, the command-line tool), in bytes
+    /// (default 8 MiB). See [`Options::check_size`].
+    pub max_bytes: usize,
+    /// What reaching [`Options::max_passes`] with references left means.
+    pub pass_bound: PassBound,
+}
+
+/// What to do when a string still holds character references after
+/// [`Options::max_passes`] passes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PassBound {
+    /// Keep the partly decoded text and record `bound_reached` in the report
+    /// (RT-TOOL-8 allows bounding the passes).
+    #[default]
+    Record,
+    /// Fail with [`NormalizeError::PassBound`]: a service that would rather
+    /// reject a call than pass on text escaped more deeply than any model
+    /// plausibly meant.
+    Reject,
 }
 
 impl Default for Options {
@@ -31,6 +51,8 @@ impl Default for Options {
             entities: EntityMode::Attribute,
             max_passes: DEFAULT_MAX_PASSES,
             max_depth: DEFAULT_MAX_DEPTH,
+            max_bytes: DEFAULT_MAX_BYTES,
+            pass_bound: PassBound::Record,
         }
     }
 }
@@ -39,6 +61,8 @@ impl Default for Options {
 pub const DEFAULT_MAX_PASSES: u32 = 8;
 /// The default bound on nesting depth.
 pub const DEFAULT_MAX_DEPTH: usize = 128;
+/// The default bound on the size of an arguments text.
+pub const DEFAULT_MAX_BYTES: usize = 8 << 20;
 
 impl Options {
     /// Sets the entity mode.
@@ -61,6 +85,36 @@ impl Options {
         self.max_depth = depth;
         self
     }
+
+    /// Sets the size bound on arguments text.
+    #[must_use]
+    pub fn max_bytes(mut self, bytes: usize) -> Self {
+        self.max_bytes = bytes;
+        self
+    }
+
+    /// Sets what reaching the pass bound means.
+    #[must_use]
+    pub fn pass_bound(mut self, pass_bound: PassBound) -> Self {
+        self.pass_bound = pass_bound;
+        self
+    }
+
+    /// Fails when an arguments text of `bytes` bytes is over
+    /// [`Options::max_bytes`]; entry points call it before parsing.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalizeError::TooLarge`].
+    pub fn check_size(&self, bytes: usize) -> Result<(), NormalizeError> {
+        if bytes > self.max_bytes {
+            return Err(NormalizeError::TooLarge {
+                bytes,
+                limit: self.max_bytes,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// Normalization stopped before finishing.
@@ -76,6 +130,24 @@ pub enum NormalizeError {
         pointer: String,
         /// The limit in force.
         limit: usize,
+    },
+    /// The arguments text is larger than [`Options::max_bytes`].
+    #[error("arguments are {bytes} bytes, more than the limit of {limit}")]
+    TooLarge {
+        /// Size of the text.
+        bytes: usize,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// A string still held character references after
+    /// [`Options::max_passes`] passes, and [`Options::pass_bound`] is
+    /// [`PassBound::Reject`].
+    #[error("text at `{pointer}` is still escaped after {limit} decoding passes")]
+    PassBound {
+        /// The string's location.
+        pointer: String,
+        /// The pass bound in force.
+        limit: u32,
     },
 }
 
@@ -206,8 +278,7 @@ impl<'r> Repairer<'r> {
     ) -> Result<(), NormalizeError> {
         if let Value::String(_) = value {
             if !self.decode_json(value, plan.declared(loc), path, depth)? {
-                self.decode_references(value, path);
-                return Ok(());
+                return self.decode_references(value, path);
             }
         }
         match value {
@@ -283,10 +354,27 @@ impl<'r> Repairer<'r> {
 
     /// Decodes the character references of a string leaf until stable (or
     /// the pass bound). Does nothing to other values.
-    pub fn decode_references(&mut self, value: &mut Value, path: &Path<'_>) {
-        let Value::String(text) = value else { return };
+    ///
+    /// # Errors
+    ///
+    /// [`NormalizeError::PassBound`] when the bound is reached with
+    /// references left and [`Options::pass_bound`] is [`PassBound::Reject`].
+    pub fn decode_references(
+        &mut self,
+        value: &mut Value,
+        path: &Path<'_>,
+    ) -> Result<(), NormalizeError> {
+        let Value::String(text) = value else {
+            return Ok(());
+        };
         let decoded = decode_until_stable(text, self.options.entities, self.options.max_passes);
         let (passes, bound_reached) = (decoded.passes, decoded.bound_reached);
+        if bound_reached && self.options.pass_bound == PassBound::Reject {
+            return Err(NormalizeError::PassBound {
+                pointer: path.to_pointer(),
+                limit: self.options.max_passes,
+            });
+        }
         if let Cow::Owned(new) = decoded.text {
             *text = new;
             self.report.push(
@@ -297,5 +385,6 @@ impl<'r> Repairer<'r> {
                 },
             );
         }
+        Ok(())
     }
 }
