@@ -24,13 +24,25 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[doc(hidden)]
+#[path = "private/mod.rs"]
+pub mod __private;
+pub mod call;
 pub mod entities;
+pub mod export;
+pub mod grammar;
 pub mod json_text;
 mod normalizer;
+pub mod observe;
 pub mod path;
 pub mod plan;
+pub mod policy;
+pub mod rejection;
 mod report;
 pub mod splice;
+pub mod tool_args;
+pub mod toolbox;
+pub mod validate;
 
 pub use entities::EntityMode;
 pub use normalizer::{
@@ -39,3 +51,5 @@ pub use normalizer::{
 };
 pub use plan::{SchemaError, SchemaPlan};
 pub use report::{Repair, RepairKind, Report};
+pub use tool_args::{ArgsError, Parsed, RawArgs, SyntaxError, ToolArgs};
+pub use validate::{Validator, Violation, Violations};

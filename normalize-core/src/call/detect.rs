@@ -1,0 +1,54 @@
+//! Telling the wire format from the shape of the JSON.
+
+use super::WireFormat;
+use serde_json::{Map, Value};
+
+/// The format `value` looks like, or `None`. A list is judged by its first
+/// tool-call-like element.
+pub fn detect(value: &Value) -> Option<WireFormat> {
+    match value {
+        Value::Array(items) => items.iter().find_map(detect),
+        Value::Object(map) => detect_object(map),
+        _ => None,
+    }
+}
+
+fn detect_object(map: &Map<String, Value>) -> Option<WireFormat> {
+    let kind = map.get("type").and_then(Value::as_str);
+    if map.contains_key("choices") || map.contains_key("tool_calls") {
+        return Some(WireFormat::OpenAiChat);
+    }
+    if kind == Some("function") && map.get("function").is_some_and(Value::is_object) {
+        return Some(WireFormat::OpenAiChat);
+    }
+    if kind == Some("function_call") || map.get("output").is_some_and(Value::is_array) {
+        return Some(WireFormat::OpenAiResponses);
+    }
+    if kind == Some("tool_use") {
+        return Some(WireFormat::Anthropic);
+    }
+    match map.get("content") {
+        Some(Value::Array(blocks)) => return blocks.iter().find_map(detect),
+        Some(content @ Value::Object(_)) => return detect(content),
+        _ => {}
+    }
+    if map.contains_key("functionCall")
+        || map.contains_key("candidates")
+        || map.contains_key("parts")
+    {
+        return Some(WireFormat::Gemini);
+    }
+    if map.get("method").and_then(Value::as_str) == Some("tools/call") {
+        return Some(WireFormat::McpToolsCall);
+    }
+    if map.contains_key("name") {
+        if map.contains_key("args") {
+            return Some(WireFormat::Gemini);
+        }
+        if map.contains_key("input") {
+            return Some(WireFormat::Anthropic);
+        }
+        return Some(WireFormat::Plain);
+    }
+    None
+}

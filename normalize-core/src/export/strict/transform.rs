@@ -1,0 +1,462 @@
+//! The transform itself: one pass over the original schema, writing the
+//! strict schema and the tables the way back needs.
+
+use super::{Change, FORMATS, REMOVED, StrictChange, StrictError};
+use crate::path::write_token;
+use serde_json::{Map, Value, json};
+use std::collections::{HashMap, HashSet};
+
+pub(super) fn declares_object(m: &Map<String, Value>) -> bool {
+    match m.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+        _ => m.contains_key("properties"),
+    }
+}
+
+fn admits_null(schema: &Value) -> bool {
+    let Some(m) = schema.as_object() else {
+        return schema == &Value::Bool(true);
+    };
+    let type_null = match m.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        _ => false,
+    };
+    let union_null = ["anyOf", "oneOf"].iter().any(|k| {
+        m.get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|bs| bs.iter().any(admits_null))
+    });
+    type_null || union_null || m.get("const") == Some(&Value::Null)
+}
+
+/// Whether making `schema` nullable needs an `anyOf` wrapper (no `type`
+/// keyword to extend).
+fn needs_wrap(schema: &Value) -> bool {
+    match schema.as_object() {
+        Some(m) => {
+            ["$ref", "anyOf", "oneOf", "const"]
+                .iter()
+                .any(|k| m.contains_key(*k))
+                || !m.contains_key("type")
+        }
+        None => true,
+    }
+}
+
+fn child(at: &str, segments: &[&str]) -> String {
+    let mut out = at.to_owned();
+    for s in segments {
+        out.push('/');
+        let _ = write_token(&mut out, s);
+    }
+    out
+}
+
+/// The transform in progress.
+pub(super) struct Transform<'r> {
+    /// The original schema, to resolve `$ref`s that must be inlined.
+    root: &'r Value,
+    /// `$ref`s being inlined right now (a cycle of them cannot be).
+    inlining: Vec<String>,
+    pub(super) changes: Vec<StrictChange>,
+    pub(super) optional: HashMap<String, Vec<String>>,
+    pub(super) maps: HashSet<String>,
+}
+
+impl<'r> Transform<'r> {
+    /// A transform of `root`.
+    pub(super) fn new(root: &'r Value) -> Self {
+        Transform {
+            root,
+            inlining: Vec::new(),
+            changes: Vec::new(),
+            optional: HashMap::new(),
+            maps: HashSet::new(),
+        }
+    }
+
+    fn change(&mut self, pointer: &str, change: Change) {
+        self.changes.push(StrictChange {
+            pointer: pointer.to_owned(),
+            change,
+        });
+    }
+
+    fn unrepresentable(pointer: &str, reason: &str) -> StrictError {
+        StrictError::Unrepresentable {
+            pointer: pointer.to_owned(),
+            reason: reason.to_owned(),
+        }
+    }
+
+    /// Transforms the schema at `src` (pointer into the original), which
+    /// will sit at `out` (pointer into the strict schema).
+    pub(super) fn node(
+        &mut self,
+        schema: &Value,
+        src: &str,
+        out: &str,
+    ) -> Result<Value, StrictError> {
+        let m = match schema {
+            Value::Object(m) => m,
+            Value::Bool(true) => {
+                return Err(Self::unrepresentable(src, "accepts any value (free-form)"));
+            }
+            Value::Bool(false) => return Err(Self::unrepresentable(src, "accepts no value")),
+            _ => {
+                return Err(Self::unrepresentable(
+                    src,
+                    "a schema must be an object or a boolean",
+                ));
+            }
+        };
+        if let Some(reference) = m.get("$ref").filter(|_| m.len() > 1) {
+            return self.inline(m, reference, src, out);
+        }
+        let is_object = declares_object(m);
+        if is_object && !m.contains_key("properties") {
+            match m.get("additionalProperties") {
+                Some(Value::Object(_)) => return self.map_as_pairs(m, src, out),
+                Some(Value::Bool(false)) => {}
+                _ => {
+                    return Err(Self::unrepresentable(
+                        src,
+                        "free-form object (no declared properties)",
+                    ));
+                }
+            }
+        }
+        if m.contains_key("anyOf") && m.contains_key("oneOf") {
+            return Err(Self::unrepresentable(src, "both anyOf and oneOf"));
+        }
+        let required: Vec<&str> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut result = Map::new();
+        for (key, sub) in m {
+            match key.as_str() {
+                k if REMOVED.contains(&k) => self.change(
+                    src,
+                    Change::Removed {
+                        keyword: key.clone(),
+                    },
+                ),
+                "format" => {
+                    if sub.as_str().is_some_and(|f| FORMATS.contains(&f)) {
+                        result.insert(key.clone(), sub.clone());
+                    } else {
+                        self.change(
+                            src,
+                            Change::Removed {
+                                keyword: key.clone(),
+                            },
+                        );
+                    }
+                }
+                "allOf" => {
+                    return Err(Self::unrepresentable(
+                        src,
+                        "allOf (strict mode composes with anyOf only)",
+                    ));
+                }
+                "prefixItems" => return Err(Self::unrepresentable(src, "a tuple (prefixItems)")),
+                "anyOf" | "oneOf" => {
+                    let Value::Array(branches) = sub else {
+                        return Err(Self::unrepresentable(src, "anyOf/oneOf must be a list"));
+                    };
+                    if key == "oneOf" {
+                        self.change(src, Change::OneOfAsAnyOf);
+                    }
+                    let mut out_branches = Vec::with_capacity(branches.len());
+                    for (i, branch) in branches.iter().enumerate() {
+                        let i = i.to_string();
+                        out_branches.push(self.node(
+                            branch,
+                            &child(src, &[key, &i]),
+                            &child(out, &["anyOf", &i]),
+                        )?);
+                    }
+                    result.insert("anyOf".to_owned(), Value::Array(out_branches));
+                }
+                "items" => {
+                    if sub.is_array() {
+                        return Err(Self::unrepresentable(src, "a tuple (array-form items)"));
+                    }
+                    result.insert(
+                        key.clone(),
+                        self.node(sub, &child(src, &["items"]), &child(out, &["items"]))?,
+                    );
+                }
+                "$defs" | "definitions" => {
+                    let Value::Object(defs) = sub else {
+                        return Err(Self::unrepresentable(src, "definitions must be an object"));
+                    };
+                    let mut out_defs = Map::new();
+                    for (name, def) in defs {
+                        out_defs.insert(
+                            name.clone(),
+                            self.node(def, &child(src, &[key, name]), &child(out, &[key, name]))?,
+                        );
+                    }
+                    result.insert(key.clone(), Value::Object(out_defs));
+                }
+                "$ref" => {
+                    let local = sub.as_str().is_some_and(|r| {
+                        r == "#" || r.starts_with("#/$defs/") || r.starts_with("#/definitions/")
+                    });
+                    if !local {
+                        return Err(Self::unrepresentable(
+                            src,
+                            "a $ref outside the schema's definitions",
+                        ));
+                    }
+                    result.insert(key.clone(), sub.clone());
+                }
+                "properties" => {
+                    let Value::Object(properties) = sub else {
+                        return Err(Self::unrepresentable(src, "properties must be an object"));
+                    };
+                    let mut out_props = Map::new();
+                    for (name, prop) in properties {
+                        let prop_src = child(src, &["properties", name]);
+                        let prop_out = child(out, &["properties", name]);
+                        let value = if required.contains(&name.as_str()) {
+                            self.node(prop, &prop_src, &prop_out)?
+                        } else {
+                            self.optional
+                                .entry(out.to_owned())
+                                .or_default()
+                                .push(name.clone());
+                            self.change(
+                                src,
+                                Change::MadeNullable {
+                                    property: name.clone(),
+                                },
+                            );
+                            if admits_null(prop) {
+                                self.node(prop, &prop_src, &prop_out)?
+                            } else if needs_wrap(prop) {
+                                let inner =
+                                    self.node(prop, &prop_src, &child(&prop_out, &["anyOf", "0"]))?;
+                                json!({"anyOf": [inner, {"type": "null"}]})
+                            } else {
+                                let mut inner = self.node(prop, &prop_src, &prop_out)?;
+                                add_null(&mut inner);
+                                inner
+                            }
+                        };
+                        out_props.insert(name.clone(), value);
+                    }
+                    result.insert(key.clone(), Value::Object(out_props));
+                }
+                "required" | "additionalProperties" if is_object => {
+                    // Written below, after every property is known.
+                }
+                _ => {
+                    result.insert(key.clone(), sub.clone());
+                }
+            }
+        }
+        if is_object {
+            match m.get("additionalProperties") {
+                Some(Value::Bool(false)) => {}
+                Some(Value::Object(_)) => {
+                    return Err(Self::unrepresentable(
+                        src,
+                        "declared properties plus a schema for other members",
+                    ));
+                }
+                _ => self.change(src, Change::Closed),
+            }
+            let names: Vec<Value> = match result.get("properties") {
+                Some(Value::Object(p)) => p.keys().cloned().map(Value::String).collect(),
+                _ => {
+                    result.insert("properties".to_owned(), Value::Object(Map::new()));
+                    Vec::new()
+                }
+            };
+            result.insert("required".to_owned(), Value::Array(names));
+            result.insert("additionalProperties".to_owned(), Value::Bool(false));
+        }
+        Ok(Value::Object(result))
+    }
+
+    /// A `$ref` with sibling keywords (schemars puts a field's
+    /// `description` beside the reference): strict mode takes a `$ref`
+    /// only alone, so the definition is inlined under the siblings (which
+    /// win over the definition's own keywords), as OpenAI's SDKs do.
+    fn inline(
+        &mut self,
+        m: &Map<String, Value>,
+        reference: &Value,
+        src: &str,
+        out: &str,
+    ) -> Result<Value, StrictError> {
+        let target = reference
+            .as_str()
+            .and_then(|r| r.strip_prefix('#'))
+            .filter(|r| r.is_empty() || r.starts_with("/$defs/") || r.starts_with("/definitions/"));
+        let Some(target) = target else {
+            return Err(Self::unrepresentable(
+                src,
+                "a $ref outside the schema's definitions",
+            ));
+        };
+        if self.inlining.iter().any(|t| t == target) {
+            // Inlining a recursive reference would never end: keep the
+            // reference alone and list the siblings as removed.
+            for key in m.keys().filter(|k| *k != "$ref") {
+                self.change(
+                    src,
+                    Change::Removed {
+                        keyword: key.clone(),
+                    },
+                );
+            }
+            return Ok(json!({"$ref": reference}));
+        }
+        let Some(Value::Object(definition)) = self.root.pointer(target) else {
+            return Err(Self::unrepresentable(
+                src,
+                "a $ref to a missing or boolean definition",
+            ));
+        };
+        let mut merged = definition.clone();
+        // The root's definitions stay where they are; only the schema itself
+        // is inlined.
+        merged.remove("$defs");
+        merged.remove("definitions");
+        for (key, value) in m {
+            if key != "$ref" {
+                merged.insert(key.clone(), value.clone());
+            }
+        }
+        self.inlining.push(target.to_owned());
+        let result = self.node(&Value::Object(merged), src, out);
+        self.inlining.pop();
+        result
+    }
+
+    fn map_as_pairs(
+        &mut self,
+        m: &Map<String, Value>,
+        src: &str,
+        out: &str,
+    ) -> Result<Value, StrictError> {
+        self.change(src, Change::MapAsPairs);
+        self.maps.insert(out.to_owned());
+        let value_schema = &m["additionalProperties"];
+        let value = self.node(
+            value_schema,
+            &child(src, &["additionalProperties"]),
+            &child(out, &["items", "properties", "value"]),
+        )?;
+        let nullable = admits_null(&Value::Object(m.clone()));
+        let mut result = Map::new();
+        for (key, sub) in m {
+            match key.as_str() {
+                "type" | "additionalProperties" => {}
+                "description" | "title" => {
+                    result.insert(key.clone(), sub.clone());
+                }
+                _ => self.change(
+                    src,
+                    Change::Removed {
+                        keyword: key.clone(),
+                    },
+                ),
+            }
+        }
+        result.insert(
+            "type".to_owned(),
+            if nullable {
+                json!(["array", "null"])
+            } else {
+                json!("array")
+            },
+        );
+        result.insert(
+            "items".to_owned(),
+            json!({
+                "type": "object",
+                "properties": {"key": {"type": "string"}, "value": value},
+                "required": ["key", "value"],
+                "additionalProperties": false
+            }),
+        );
+        Ok(Value::Object(result))
+    }
+}
+
+/// Removes the definitions nothing refers to any more (every reference to
+/// them had siblings and was inlined).
+pub(super) fn prune_definitions(schema: &mut Value) {
+    fn refs<'a>(value: &'a Value, skip_defs: bool, out: &mut Vec<&'a str>) {
+        match value {
+            Value::Object(m) => {
+                for (key, child) in m {
+                    match (key.as_str(), child) {
+                        ("$ref", Value::String(r)) => out.push(r),
+                        ("$defs" | "definitions", _) if skip_defs => {}
+                        _ => refs(child, false, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| refs(i, false, out)),
+            _ => {}
+        }
+    }
+    for key in ["$defs", "definitions"] {
+        let Some(Value::Object(defs)) = schema.get(key) else {
+            continue;
+        };
+        let prefix = format!("#/{key}/");
+        let mut pending = Vec::new();
+        refs(schema, true, &mut pending);
+        let mut used: HashSet<String> = HashSet::new();
+        while let Some(reference) = pending.pop() {
+            let Some(name) = reference.strip_prefix(&prefix) else {
+                continue;
+            };
+            // Definition names with `/` or `~` are escaped in pointers.
+            let name = name.replace("~1", "/").replace("~0", "~");
+            if let Some(def) = defs.get(&name) {
+                if used.insert(name) {
+                    refs(def, false, &mut pending);
+                }
+            }
+        }
+        let Some(Value::Object(defs)) = schema.get_mut(key) else {
+            continue;
+        };
+        defs.retain(|name, _| used.contains(name));
+        if defs.is_empty() {
+            schema.as_object_mut().map(|m| m.remove(key));
+        }
+    }
+}
+
+/// Adds `null` to a schema's `type` (and to its `enum`, which would
+/// otherwise still refuse it).
+fn add_null(schema: &mut Value) {
+    let Some(m) = schema.as_object_mut() else {
+        return;
+    };
+    match m.get_mut("type") {
+        Some(Value::String(t)) => {
+            let t = std::mem::take(t);
+            m.insert("type".to_owned(), json!([t, "null"]));
+        }
+        Some(Value::Array(ts)) if !ts.iter().any(|t| t == "null") => ts.push(json!("null")),
+        _ => {}
+    }
+    if let Some(Value::Array(values)) = m.get_mut("enum") {
+        if !values.contains(&Value::Null) {
+            values.push(Value::Null);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Objects: declared members in schema order (optional ones may be absent),
+//! extra members after them when the object is open, commas only between
+//! members.
+
+use super::{Lowering, child};
+use crate::grammar::error::GrammarError;
+use crate::grammar::ir::{Expr, RuleId};
+use crate::grammar::json_lex;
+use serde_json::{Map, Value};
+
+impl<'s> Lowering<'s, '_> {
+    pub(super) fn object(
+        &mut self,
+        pointer: &str,
+        map: &'s Map<String, Value>,
+        depth: usize,
+        into: Option<RuleId>,
+    ) -> Result<Expr, GrammarError> {
+        let id = self.reserve(pointer, "object", into);
+        let keyword_type = |keyword, expected| GrammarError::KeywordType {
+            at: pointer.to_owned(),
+            keyword,
+            expected,
+        };
+        let properties: Option<&'s Map<String, Value>> = match map.get("properties") {
+            None => None,
+            Some(Value::Object(properties)) => Some(properties),
+            Some(_) => return Err(keyword_type("properties", "an object")),
+        };
+        let mut required: Vec<&str> = Vec::new();
+        match map.get("required") {
+            None => {}
+            Some(Value::Array(names)) => {
+                for name in names {
+                    let name = name
+                        .as_str()
+                        .ok_or_else(|| keyword_type("required", "an array of strings"))?;
+                    if !required.contains(&name) {
+                        required.push(name);
+                    }
+                }
+            }
+            Some(_) => return Err(keyword_type("required", "an array of strings")),
+        }
+        let extra_value = match map.get("additionalProperties") {
+            None => Some(self.builder.any_value()),
+            Some(schema) => {
+                let value = self.schema(
+                    &child(pointer, "additionalProperties"),
+                    schema,
+                    depth + 1,
+                    None,
+                )?;
+                (!value.is_never()).then_some(value)
+            }
+        };
+        if extra_value.is_some() && properties.is_some_and(|p| !p.is_empty()) {
+            self.note(
+                pointer,
+                "additionalProperties",
+                "extra members are produced only after the declared ones, and their names are \
+                 not kept apart from the declared names",
+            );
+        }
+        let extra = extra_value.clone().map(|value| {
+            Expr::seq([
+                Expr::token(json_lex::string(0, None)),
+                Expr::lit(":"),
+                value,
+            ])
+        });
+
+        let at = child(pointer, "properties");
+        let mut members: Vec<(Expr, bool)> = Vec::new();
+        let mut satisfiable = true;
+        for (key, schema) in properties.into_iter().flatten() {
+            let value = self.schema(&child(&at, key), schema, depth + 1, None)?;
+            let is_required = required.contains(&key.as_str());
+            if value.is_never() {
+                satisfiable &= !is_required;
+                continue;
+            }
+            members.push((member(key, value), is_required));
+        }
+        for name in &required {
+            if properties.is_some_and(|p| p.contains_key(*name)) {
+                continue;
+            }
+            match &extra_value {
+                Some(value) => members.push((member(name, value.clone()), true)),
+                None => satisfiable = false,
+            }
+        }
+        let body = if satisfiable {
+            let chain = self.members(pointer, &members, extra);
+            Expr::seq([Expr::lit("{"), chain, Expr::lit("}")])
+        } else {
+            Expr::never()
+        };
+        self.builder.rules.define(id, body);
+        Ok(Expr::Rule(id))
+    }
+
+    /// The members between `{` and `}`: declared ones in schema order
+    /// (optional ones may be absent), then extra ones when the object is
+    /// open, with commas only between members.
+    fn members(&mut self, pointer: &str, members: &[(Expr, bool)], extra: Option<Expr>) -> Expr {
+        let n = members.len();
+        let extra_tail = extra
+            .as_ref()
+            .map(|e| Expr::repeat(Expr::seq([Expr::lit(","), e.clone()]), 0, None))
+            .unwrap_or_else(Expr::empty);
+        // Members before the first required one may each start the list;
+        // the rests after them are shared, so name them when there are many.
+        let first_required = members.iter().position(|(_, r)| *r).unwrap_or(n);
+        let name_rests = first_required >= 2;
+        let mut rests: Vec<Expr> = vec![Expr::empty(); n + 1];
+        rests[n] = extra_tail.clone();
+        for k in (0..n).rev() {
+            let (value, required) = &members[k];
+            let part = Expr::seq([Expr::lit(","), value.clone()]);
+            let part = if *required {
+                part
+            } else {
+                Expr::optional(part)
+            };
+            let rest = Expr::seq([part, rests[k + 1].clone()]);
+            rests[k] = if name_rests && (1..=first_required).contains(&k) && !rest.is_empty() {
+                let name = format!("{}-rest-{k}", self.rule_name(pointer, "object"));
+                let id = self.builder.rules.reserve(name);
+                self.builder.rules.define(id, rest);
+                Expr::Rule(id)
+            } else {
+                rest
+            };
+        }
+        let mut head = if first_required == n {
+            extra
+                .map(|e| Expr::optional(Expr::seq([e, extra_tail])))
+                .unwrap_or_else(Expr::empty)
+        } else {
+            Expr::seq([
+                members[first_required].0.clone(),
+                rests[first_required + 1].clone(),
+            ])
+        };
+        for k in (0..first_required).rev() {
+            head = Expr::alt([
+                Expr::seq([members[k].0.clone(), rests[k + 1].clone()]),
+                head,
+            ]);
+        }
+        head
+    }
+}
+
+/// `"key":value`.
+fn member(key: &str, value: Expr) -> Expr {
+    Expr::seq([
+        Expr::token(json_lex::literal(&Value::String(key.to_owned()))),
+        Expr::lit(":"),
+        value,
+    ])
+}

@@ -1,0 +1,135 @@
+//! The parse phase's rejection: the text is not JSON, or the JSON is not a
+//! tool call in a format we know.
+
+use serde::Serialize;
+use std::fmt;
+
+/// What kind of syntax problem was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SyntaxKind {
+    /// The call's envelope (the message, block or item) is not JSON.
+    Envelope,
+    /// The arguments, sent as JSON text inside the envelope (OpenAI's
+    /// `arguments` string), are not JSON.
+    Arguments,
+    /// The JSON parsed but is not a tool call in the expected format
+    /// (a missing `name`, an `arguments` of the wrong type, ...).
+    Shape,
+}
+
+/// Not JSON, or not a tool call: where it went wrong and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyntaxError {
+    /// Which text was wrong.
+    pub kind: SyntaxKind,
+    /// 1-based line in that text (`None` for [`SyntaxKind::Shape`]).
+    pub line: Option<usize>,
+    /// 1-based column in that line (`None` for [`SyntaxKind::Shape`]).
+    pub column: Option<usize>,
+    /// JSON pointer into the envelope of the offending member, when known
+    /// (`/function/arguments`, `/content/1/name`).
+    pub pointer: Option<String>,
+    /// What the parser said.
+    pub message: String,
+}
+
+impl SyntaxError {
+    /// A JSON parse error of `kind` at the position `error` reports.
+    pub(crate) fn json(
+        kind: SyntaxKind,
+        pointer: Option<String>,
+        error: &serde_json::Error,
+    ) -> Self {
+        SyntaxError {
+            kind,
+            line: Some(error.line()),
+            column: Some(error.column()),
+            pointer,
+            message: crate::tool_args::syntax_message(error),
+        }
+    }
+
+    /// A text refused before parsing because it crosses a limit of the
+    /// options (its size, or its nesting).
+    pub(crate) fn limit(kind: SyntaxKind, error: &crate::NormalizeError) -> Self {
+        SyntaxError {
+            kind,
+            line: None,
+            column: None,
+            pointer: None,
+            message: error.to_string(),
+        }
+    }
+
+    /// A call of the wrong shape: `pointer` names the member, `message` what
+    /// was expected there.
+    pub(crate) fn shape(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        SyntaxError {
+            kind: SyntaxKind::Shape,
+            line: None,
+            column: None,
+            pointer: Some(pointer.into()),
+            message: message.into(),
+        }
+    }
+
+    /// The message for the model's repair turn.
+    pub fn model_message(&self) -> String {
+        match self.kind {
+            SyntaxKind::Arguments => format!(
+                "The tool call's arguments are not valid JSON ({}, {}). Send the arguments again as one JSON object.",
+                self.position(),
+                self.message
+            ),
+            SyntaxKind::Envelope => format!(
+                "The tool call is not valid JSON ({}, {}). Send the call again as valid JSON.",
+                self.position(),
+                self.message
+            ),
+            SyntaxKind::Shape => format!(
+                "The tool call is malformed at `{}`: {}. Send it again with a `name` and an arguments object.",
+                self.pointer.as_deref().unwrap_or(""),
+                self.message
+            ),
+        }
+    }
+
+    fn position(&self) -> String {
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => format!("line {line}, column {column}"),
+            _ => "position unknown".to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            SyntaxKind::Envelope => write!(
+                f,
+                "tool call is not JSON at {}: {}",
+                self.position(),
+                self.message
+            ),
+            SyntaxKind::Arguments => write!(
+                f,
+                "tool call arguments{} are not JSON at {}: {}",
+                self.pointer
+                    .as_deref()
+                    .map(|p| format!(" (`{p}`)"))
+                    .unwrap_or_default(),
+                self.position(),
+                self.message
+            ),
+            SyntaxKind::Shape => write!(
+                f,
+                "not a tool call: at `{}`: {}",
+                self.pointer.as_deref().unwrap_or(""),
+                self.message
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SyntaxError {}

@@ -1,0 +1,341 @@
+//! Turning a `jsonschema` error into compact [`Violation`]s: one per failing
+//! pointer, with `expected` and `found` written for a reader (and a model).
+
+use super::Violation;
+use crate::path::write_token;
+use jsonschema::ValidationError;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use serde_json::Value;
+
+/// Longest preview of a string value kept in a diagnostic.
+const PREVIEW_CHARS: usize = 40;
+/// Most names listed before "...".
+const LIST_MAX: usize = 12;
+
+/// Appends the violations one `jsonschema` error stands for (several for an
+/// `additionalProperties` error naming several members).
+pub(super) fn push_violations(
+    schema: &Value,
+    error: &ValidationError<'_>,
+    out: &mut Vec<Violation>,
+) {
+    let pointer = error.instance_path().as_str().to_owned();
+    let keyword = error.kind().keyword().to_owned();
+    let found = describe_value(error.instance());
+    let keyword_at = error.schema_path().as_str();
+    let (expected, message) = match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected }
+        | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+            let owner = schema.pointer(parent_pointer(keyword_at));
+            let fields = owner
+                .map(|node| declared_fields(schema, node))
+                .unwrap_or_default();
+            let expected = if fields.is_empty() {
+                "no other field".to_owned()
+            } else {
+                format!("one of the declared fields: {}", list(&fields))
+            };
+            for name in unexpected {
+                out.push(Violation {
+                    pointer: child_pointer(&pointer, name),
+                    keyword: keyword.clone(),
+                    message: format!("unknown field `{name}`; expected {expected}"),
+                    expected: expected.clone(),
+                    found: format!("field `{name}`"),
+                });
+            }
+            return;
+        }
+        ValidationErrorKind::Required { property } => {
+            let name = property
+                .as_str()
+                .map_or_else(|| property.to_string(), str::to_owned);
+            out.push(Violation {
+                pointer: child_pointer(&pointer, &name),
+                keyword,
+                expected: "a value (required)".to_owned(),
+                found: "nothing".to_owned(),
+                message: format!("missing required field `{name}`"),
+            });
+            return;
+        }
+        ValidationErrorKind::Type { kind } => {
+            let in_schema_order = match schema.pointer(keyword_at) {
+                Some(Value::Array(names)) => Some(
+                    names
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                ),
+                _ => None,
+            };
+            let expected = in_schema_order.unwrap_or_else(|| match kind {
+                TypeKind::Single(ty) => ty.to_string(),
+                TypeKind::Multiple(set) => set
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+            });
+            let message = format!("expected {expected}, found {found}");
+            (expected, message)
+        }
+        ValidationErrorKind::Pattern { pattern } => {
+            let expected = format!("a string matching the pattern `{pattern}`");
+            let message = format!("expected {expected}, found {found}");
+            (expected, message)
+        }
+        ValidationErrorKind::Enum { options } => {
+            let values: Vec<String> = match &**options {
+                Value::Array(values) => values.iter().map(Value::to_string).collect(),
+                other => vec![other.to_string()],
+            };
+            let expected = format!("one of {}", list(&values));
+            let message = format!("expected {expected}, found {found}");
+            (expected, message)
+        }
+        ValidationErrorKind::Constant { expected_value } => {
+            let expected = format!("the value {expected_value}");
+            let message = format!("expected {expected}, found {found}");
+            (expected, message)
+        }
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context }
+            if shape_matching_branch(&pointer, context).is_some() =>
+        {
+            // One branch has the value's shape (`Filter` of `Filter | null`):
+            // its own errors say more than "matches no branch".
+            if let Some(errors) = shape_matching_branch(&pointer, context) {
+                for error in errors {
+                    push_violations(schema, error, out);
+                }
+            }
+            return;
+        }
+        ValidationErrorKind::AnyOf { .. }
+        | ValidationErrorKind::OneOfNotValid { .. }
+        | ValidationErrorKind::OneOfMultipleValid { .. } => {
+            let branches: Vec<String> = match schema.pointer(keyword_at) {
+                Some(Value::Array(branches)) => branches
+                    .iter()
+                    .map(|b| describe_schema(schema, b))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let expected = if matches!(error.kind(), ValidationErrorKind::OneOfMultipleValid { .. })
+            {
+                format!("exactly one of: {}", branches.join(" | "))
+            } else {
+                format!("one of: {}", branches.join(" | "))
+            };
+            let message = format!("expected {expected}, found {found}");
+            (expected, message)
+        }
+        ValidationErrorKind::FalseSchema => {
+            let expected = "nothing (no value is allowed here)".to_owned();
+            (expected, format!("no value is allowed here, found {found}"))
+        }
+        other => {
+            // Bounds, formats and the rest: jsonschema's own wording of the
+            // rule is already compact ("... is longer than 5 characters").
+            let text = error.to_string();
+            let expected =
+                limit_text(other).unwrap_or_else(|| format!("a value satisfying `{keyword}`"));
+            (expected, text)
+        }
+    };
+    out.push(Violation {
+        pointer,
+        keyword,
+        expected,
+        found,
+        message,
+    });
+}
+
+/// The one union branch that has the value's shape, if exactly one has: no
+/// `type` error at the union's own location, and no `const`/`enum` error
+/// there or at a direct member (a tag of a tagged enum).
+fn shape_matching_branch<'e>(
+    pointer: &str,
+    context: &'e [Vec<ValidationError<'static>>],
+) -> Option<&'e [ValidationError<'static>]> {
+    let mut matching = context.iter().filter(|errors| {
+        !errors.is_empty()
+            && !errors.iter().any(|e| {
+                let at = e.instance_path().as_str();
+                let is_member = at
+                    .strip_prefix(pointer)
+                    .and_then(|rest| rest.strip_prefix('/'))
+                    .is_some_and(|token| !token.contains('/'));
+                match e.kind() {
+                    ValidationErrorKind::Type { .. } => at == pointer,
+                    ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. } => {
+                        at == pointer || is_member
+                    }
+                    _ => false,
+                }
+            })
+    });
+    let first = matching.next()?;
+    matching.next().is_none().then_some(first.as_slice())
+}
+
+/// The expectation of the numeric and size keywords, in words.
+fn limit_text(kind: &ValidationErrorKind) -> Option<String> {
+    Some(match kind {
+        ValidationErrorKind::Minimum { limit } => format!("a number >= {limit}"),
+        ValidationErrorKind::Maximum { limit } => format!("a number <= {limit}"),
+        ValidationErrorKind::ExclusiveMinimum { limit } => format!("a number > {limit}"),
+        ValidationErrorKind::ExclusiveMaximum { limit } => format!("a number < {limit}"),
+        ValidationErrorKind::MinLength { limit } => format!("at least {limit} characters"),
+        ValidationErrorKind::MaxLength { limit } => format!("at most {limit} characters"),
+        ValidationErrorKind::MinItems { limit } => format!("at least {limit} items"),
+        ValidationErrorKind::MaxItems { limit } => format!("at most {limit} items"),
+        ValidationErrorKind::MinProperties { limit } => format!("at least {limit} fields"),
+        ValidationErrorKind::MaxProperties { limit } => format!("at most {limit} fields"),
+        ValidationErrorKind::UniqueItems => "items that are all distinct".to_owned(),
+        ValidationErrorKind::MultipleOf { multiple_of } => format!("a multiple of {multiple_of}"),
+        ValidationErrorKind::Format { format } => format!("a string in the `{format}` format"),
+        _ => return None,
+    })
+}
+
+/// A value as a reader would name it: `string "20"`, `integer 5`, `object`.
+pub(crate) fn describe_value(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => format!("boolean {b}"),
+        Value::Number(n) if n.is_i64() || n.is_u64() => format!("integer {n}"),
+        Value::Number(n) => format!("number {n}"),
+        Value::String(s) => {
+            let mut preview: String = s.chars().take(PREVIEW_CHARS).collect();
+            if preview.len() < s.len() {
+                preview.push_str("...");
+            }
+            format!("string {}", Value::String(preview))
+        }
+        Value::Array(items) => format!("array of {} items", items.len()),
+        Value::Object(members) => {
+            let keys: Vec<String> = members.keys().cloned().collect();
+            if keys.is_empty() {
+                "empty object".to_owned()
+            } else {
+                format!("object with fields {}", list(&keys))
+            }
+        }
+    }
+}
+
+/// A union branch in a few words: its constant, its tag, its definition's
+/// name, or its types.
+fn describe_schema(root: &Value, schema: &Value) -> String {
+    let Value::Object(map) = schema else {
+        return schema.to_string();
+    };
+    if let Some(value) = map.get("const") {
+        return value.to_string();
+    }
+    if let Some(Value::Array(values)) = map.get("enum") {
+        return values
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(" | ");
+    }
+    if let Some(Value::Object(props)) = map.get("properties") {
+        let tags: Vec<String> = props
+            .iter()
+            .filter_map(|(name, prop)| prop.get("const").map(|c| format!("\"{name}\": {c}")))
+            .collect();
+        if !tags.is_empty() {
+            return format!("object with {}", tags.join(", "));
+        }
+        if props.len() == 1 && map.get("type").and_then(Value::as_str) == Some("object") {
+            let name = props.keys().next().map(String::as_str).unwrap_or_default();
+            return format!("object with field \"{name}\"");
+        }
+    }
+    if let Some(Value::String(reference)) = map.get("$ref") {
+        let name = reference.rsplit('/').next().unwrap_or(reference);
+        if let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p)) {
+            if target.get("const").is_some() || target.get("enum").is_some() {
+                return describe_schema(root, target);
+            }
+        }
+        return name.to_owned();
+    }
+    match map.get("type") {
+        Some(Value::String(ty)) => ty.clone(),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ => "any value".to_owned(),
+    }
+}
+
+/// The member names a schema object declares, through `$ref`, `allOf`,
+/// `anyOf` and `oneOf`, in order, without repeats.
+fn declared_fields(root: &Value, node: &Value) -> Vec<String> {
+    let mut names = Vec::new();
+    collect_fields(root, node, &mut names, 0);
+    names
+}
+
+fn collect_fields(root: &Value, node: &Value, names: &mut Vec<String>, depth: usize) {
+    const MAX_DEPTH: usize = 16;
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Value::Object(map) = node else { return };
+    if let Some(Value::Object(props)) = map.get("properties") {
+        for name in props.keys() {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    if let Some(target) = map
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix('#'))
+        .and_then(|p| root.pointer(p))
+    {
+        collect_fields(root, target, names, depth + 1);
+    }
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(parts)) = map.get(keyword) {
+            for part in parts {
+                collect_fields(root, part, names, depth + 1);
+            }
+        }
+    }
+}
+
+/// The names joined with ", ", cut after [`LIST_MAX`].
+fn list(names: &[String]) -> String {
+    let mut text = names
+        .iter()
+        .take(LIST_MAX)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > LIST_MAX {
+        text.push_str(&format!(", ... ({} in all)", names.len()));
+    }
+    text
+}
+
+fn parent_pointer(pointer: &str) -> &str {
+    pointer.rfind('/').map_or("", |i| &pointer[..i])
+}
+
+fn child_pointer(parent: &str, name: &str) -> String {
+    let mut pointer = parent.to_owned();
+    pointer.push('/');
+    // Writing to a String cannot fail.
+    let _ = write_token(&mut pointer, name);
+    pointer
+}

@@ -1,0 +1,98 @@
+//! Validation of (normalized) arguments against the tool's JSON Schema, with
+//! one compact diagnostic per failing JSON pointer.
+//!
+//! The `jsonschema` crate does the checking; this module keeps its types out
+//! of our API and turns its errors into [`Violation`]s a model can act on:
+//! where (`pointer`), which rule (`keyword`), what was expected and what was
+//! found. Nothing is coerced: `"20"` is a string, never the integer 20.
+
+mod describe;
+mod violation;
+
+pub use violation::{Violation, Violations};
+
+use serde_json::Value;
+
+/// A JSON Schema compiled once for validation.
+///
+/// Build one per tool and share it: validation borrows it immutably.
+///
+/// ```
+/// use normalize_core::validate::Validator;
+/// use serde_json::json;
+///
+/// let validator = Validator::new(&json!({
+///     "type": "object",
+///     "properties": {"limit": {"type": "integer"}},
+///     "additionalProperties": false
+/// }))?;
+/// let violations = validator.validate(&json!({"limit": "20"})).unwrap_err();
+/// assert_eq!(violations.0[0].pointer, "/limit");
+/// assert_eq!(violations.0[0].expected, "integer");
+/// # Ok::<(), normalize_core::validate::ValidatorBuildError>(())
+/// ```
+pub struct Validator {
+    schema: Value,
+    inner: jsonschema::Validator,
+}
+
+impl std::fmt::Debug for Validator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Validator")
+            .field("schema", &self.schema)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A schema the validator cannot be built from (not a valid JSON Schema, or
+/// a reference that does not resolve locally).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("schema cannot be used for validation: {message}")]
+pub struct ValidatorBuildError {
+    /// What the validator builder reported.
+    pub message: String,
+}
+
+impl Validator {
+    /// Compiles `schema` (draft detected from `$schema`, 2020-12 by default).
+    ///
+    /// # Errors
+    ///
+    /// [`ValidatorBuildError`] when the schema is not a valid JSON Schema.
+    pub fn new(schema: &Value) -> Result<Validator, ValidatorBuildError> {
+        let inner = jsonschema::validator_for(schema).map_err(|e| ValidatorBuildError {
+            message: e.to_string(),
+        })?;
+        Ok(Validator {
+            schema: schema.clone(),
+            inner,
+        })
+    }
+
+    /// Checks `instance`, reporting every failing location at once.
+    ///
+    /// # Errors
+    ///
+    /// [`Violations`]: one [`Violation`] per failing JSON pointer, in
+    /// document order of discovery.
+    pub fn validate(&self, instance: &Value) -> Result<(), Violations> {
+        if self.inner.is_valid(instance) {
+            return Ok(());
+        }
+        let mut found = Vec::new();
+        for error in self.inner.iter_errors(instance) {
+            describe::push_violations(&self.schema, &error, &mut found);
+        }
+        let mut seen = std::collections::HashSet::new();
+        found.retain(|v: &Violation| seen.insert(v.pointer.clone()));
+        Err(Violations(found))
+    }
+
+    /// The schema this validator checks against.
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+}
+
+#[cfg(test)]
+mod tests;

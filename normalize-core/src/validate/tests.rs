@@ -1,0 +1,146 @@
+use super::*;
+use serde_json::json;
+
+fn refund_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "order_id": {"type": "string", "pattern": "^ord_[0-9]+$"},
+            "amount_cents": {"type": "integer", "minimum": 0},
+            "reason": {"enum": ["damaged", "late"]}
+        },
+        "required": ["order_id", "amount_cents"],
+        "additionalProperties": false
+    })
+}
+
+#[test]
+fn one_violation_per_pointer_with_readable_expectations() {
+    let validator = Validator::new(&refund_schema()).unwrap();
+    let violations = validator
+        .validate(&json!({"order_id": "x1", "amount_cents": "20", "reason": "lost", "note": "hi"}))
+        .unwrap_err();
+    let by_pointer = |p: &str| violations.iter().find(|v| v.pointer == p).unwrap().clone();
+    assert_eq!(violations.len(), 4, "{violations}");
+
+    let amount = by_pointer("/amount_cents");
+    assert_eq!(amount.keyword, "type");
+    assert_eq!(amount.expected, "integer");
+    assert_eq!(amount.found, "string \"20\"");
+
+    let note = by_pointer("/note");
+    assert_eq!(note.keyword, "additionalProperties");
+    assert_eq!(
+        note.expected,
+        "one of the declared fields: order_id, amount_cents, reason"
+    );
+
+    let order = by_pointer("/order_id");
+    assert_eq!(order.keyword, "pattern");
+    assert!(
+        order.expected.contains("^ord_[0-9]+$"),
+        "{}",
+        order.expected
+    );
+
+    let reason = by_pointer("/reason");
+    assert_eq!(reason.keyword, "enum");
+    assert!(reason.expected.contains("\"damaged\"") && reason.expected.contains("\"late\""));
+}
+
+#[test]
+fn missing_fields_point_at_the_field() {
+    let validator = Validator::new(&refund_schema()).unwrap();
+    let violations = validator.validate(&json!({})).unwrap_err();
+    let pointers: Vec<&str> = violations.iter().map(|v| v.pointer.as_str()).collect();
+    assert_eq!(pointers, ["/order_id", "/amount_cents"]);
+    assert!(violations.iter().all(|v| v.keyword == "required"));
+}
+
+#[test]
+fn unknown_fields_of_referenced_objects_name_their_fields() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"filter": {"$ref": "#/$defs/Filter"}},
+        "$defs": {"Filter": {
+            "type": "object",
+            "properties": {"tag": {"type": "string"}},
+            "additionalProperties": false
+        }}
+    });
+    let validator = Validator::new(&schema).unwrap();
+    let violations = validator
+        .validate(&json!({"filter": {"tag": "a", "x~y": 1}}))
+        .unwrap_err();
+    assert_eq!(violations.0[0].pointer, "/filter/x~0y");
+    assert_eq!(violations.0[0].expected, "one of the declared fields: tag");
+}
+
+#[test]
+fn valid_arguments_pass_and_nothing_is_coerced() {
+    let validator = Validator::new(&refund_schema()).unwrap();
+    assert!(
+        validator
+            .validate(&json!({"order_id": "ord_1", "amount_cents": 20}))
+            .is_ok()
+    );
+    assert!(
+        validator
+            .validate(&json!({"order_id": "ord_1", "amount_cents": 20.5}))
+            .is_err()
+    );
+}
+
+#[test]
+fn display_lists_every_violation() {
+    let validator = Validator::new(&refund_schema()).unwrap();
+    let text = validator
+        .validate(&json!({"amount_cents": true}))
+        .unwrap_err()
+        .to_string();
+    assert!(text.starts_with("2 invalid arguments"), "{text}");
+    assert!(
+        text.contains("/order_id") && text.contains("/amount_cents"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_schema_that_is_not_a_schema_is_an_error() {
+    assert!(Validator::new(&json!({"type": 12})).is_err());
+}
+
+#[test]
+fn unions_report_the_branch_with_the_value_shape() {
+    let schema = json!({
+        "oneOf": [
+            {"type": "object", "properties": {"type": {"const": "a"}, "tags": {"type": "array"}},
+             "required": ["type"]},
+            {"type": "object", "properties": {"type": {"const": "b"}, "n": {"type": "integer"}},
+             "required": ["type", "n"]}
+        ]
+    });
+    let validator = Validator::new(&schema).unwrap();
+    let violations = validator
+        .validate(&json!({"type": "a", "tags": 5}))
+        .unwrap_err();
+    assert_eq!(violations.len(), 1, "{violations}");
+    assert_eq!(violations.0[0].pointer, "/tags");
+    assert_eq!(violations.0[0].expected, "array");
+
+    let violations = validator.validate(&json!({"type": "c"})).unwrap_err();
+    assert_eq!(violations.0[0].pointer, "");
+    assert!(
+        violations.0[0].expected.contains("\"type\": \"a\""),
+        "{violations}"
+    );
+
+    let optional = json!({"anyOf": [{"type": "object", "properties": {"x": {"type": "string"}}}, {"type": "null"}]});
+    let validator = Validator::new(&optional).unwrap();
+    let violations = validator.validate(&json!({"x": 1})).unwrap_err();
+    assert_eq!(violations.0[0].pointer, "/x");
+    assert_eq!(
+        validator.validate(&json!(3)).unwrap_err().0[0].expected,
+        "one of: object with field \"x\" | null"
+    );
+}

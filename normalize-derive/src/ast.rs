@@ -1,0 +1,234 @@
+//! The derive's IR: the input type as the expansion needs it, keeping the
+//! `syn` nodes for spans. Wire names, aliases, skips and flattening come
+//! from serde's own attribute parser (`serde_derive_internals`), so they
+//! mean exactly what serde means.
+
+use crate::attr::{self, Attrs, SchemarsEffect};
+use crate::shape::Shape;
+use serde_derive_internals::{Ctxt, Derive, ast, attr as serde_attr};
+use syn::{Data, DeriveInput};
+
+/// The type being derived.
+pub struct Input<'a> {
+    /// The original item (ident, generics, spans).
+    pub original: &'a DeriveInput,
+    /// `#[tool_args(...)]`.
+    pub attrs: Attrs,
+    /// `#[serde(deny_unknown_fields)]`.
+    pub deny_unknown_fields: bool,
+    /// Whether serde's `transparent` applies.
+    pub transparent: bool,
+    /// How the normalizer is generated.
+    pub body: Body<'a>,
+    /// Every field of every variant (to adjust nested types' schemas).
+    pub fields: Vec<Field<'a>>,
+}
+
+/// How the generated normalizer works.
+pub enum Body<'a> {
+    /// A struct with named fields and a plain object schema: one match arm
+    /// per wire name (and alias).
+    Struct(Vec<Field<'a>>),
+    /// `#[serde(transparent)]`: the one field's rule, at the root.
+    Transparent(Box<Field<'a>>),
+    /// Enums, flattened or tagged structs, tuple structs, schemars-reshaped
+    /// types: the type's own plan, walked from the root.
+    Plan {
+        /// Enums have their variants' objects closed.
+        is_enum: bool,
+    },
+}
+
+/// One field.
+#[derive(Clone)]
+pub struct Field<'a> {
+    /// The original field (spans).
+    pub original: &'a syn::Field,
+    /// Name serde deserializes it from.
+    pub wire: String,
+    /// serde's other accepted names.
+    pub aliases: Vec<String>,
+    /// What its type says about its JSON.
+    pub shape: Shape,
+    /// `#[schemars(with/schema_with)]`: normalize it through the schema.
+    pub from_schema: bool,
+    /// `#[serde(skip)]` / `skip_deserializing`: not read from the input.
+    pub skipped: bool,
+}
+
+impl<'a> Input<'a> {
+    /// Builds the IR, pushing every error found. `None` when the type
+    /// cannot be expanded (errors say why; a serde attribute error is left
+    /// for serde's own derive to report).
+    pub fn from_syn(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) -> Option<Input<'a>> {
+        if let Data::Union(union) = &input.data {
+            errors.push(syn::Error::new(
+                union.union_token.span,
+                "#[derive(ToolArgs)] supports structs and enums, not unions \
+                 (serde cannot deserialize a union)",
+            ));
+            return None;
+        }
+        let attrs = attr::parse_container(&input.attrs, errors);
+        match &input.data {
+            Data::Struct(data) => {
+                for field in &data.fields {
+                    attr::reject_misplaced(&field.attrs, "field", errors);
+                }
+            }
+            Data::Enum(data) => {
+                for variant in &data.variants {
+                    attr::reject_misplaced(&variant.attrs, "variant", errors);
+                    for field in &variant.fields {
+                        attr::reject_misplaced(&field.attrs, "field", errors);
+                    }
+                }
+            }
+            Data::Union(_) => {}
+        }
+
+        let cx = Ctxt::new();
+        let container = ast::Container::from_ast(&cx, input, Derive::Deserialize);
+        // serde's derive reports its own attribute errors; repeating them
+        // here would only double them.
+        let container = match (cx.check(), container) {
+            (Ok(()), Some(container)) => container,
+            _ => return None,
+        };
+
+        let container_effect = attr::schemars_effect(&input.attrs);
+        let fields: Vec<Field<'a>> = match &container.data {
+            ast::Data::Enum(variants) => variants
+                .iter()
+                .flat_map(|v| v.fields.iter())
+                .map(Field::from_serde)
+                .collect(),
+            ast::Data::Struct(_, fields) => fields.iter().map(Field::from_serde).collect(),
+        };
+        let reshaped_field = fields
+            .iter()
+            .any(|f| attr::schemars_effect(&f.original.attrs) == SchemarsEffect::Reshape);
+        let body = match &container.data {
+            ast::Data::Enum(_) => Body::Plan { is_enum: true },
+            ast::Data::Struct(_, _) if container.attrs.transparent() => {
+                let field = fields.iter().find(|f| !f.skipped).cloned();
+                match field {
+                    Some(field) if container_effect == SchemarsEffect::Annotation => {
+                        Body::Transparent(Box::new(field))
+                    }
+                    _ => Body::Plan { is_enum: false },
+                }
+            }
+            ast::Data::Struct(ast::Style::Struct, _)
+                if !container.attrs.has_flatten()
+                    && matches!(container.attrs.tag(), serde_attr::TagType::External)
+                    && container.attrs.type_from().is_none()
+                    && container.attrs.type_try_from().is_none()
+                    && container_effect == SchemarsEffect::Annotation
+                    && !reshaped_field =>
+            {
+                Body::Struct(fields.clone())
+            }
+            ast::Data::Struct(_, _) => Body::Plan { is_enum: false },
+        };
+        Some(Input {
+            original: input,
+            attrs,
+            deny_unknown_fields: container.attrs.deny_unknown_fields(),
+            transparent: container.attrs.transparent(),
+            body,
+            fields,
+        })
+    }
+}
+
+impl<'a> Field<'a> {
+    fn from_serde(field: &ast::Field<'a>) -> Field<'a> {
+        let wire = field.attrs.name().deserialize_name().to_owned();
+        let aliases = field
+            .attrs
+            .aliases()
+            .iter()
+            .filter(|a| **a != wire)
+            .cloned()
+            .collect();
+        Field {
+            original: field.original,
+            wire,
+            aliases,
+            shape: Shape::of(field.ty),
+            from_schema: attr::schemars_effect(&field.original.attrs) != SchemarsEffect::Annotation,
+            skipped: field.attrs.skip_deserializing(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    fn build(input: &DeriveInput) -> (Option<Input<'_>>, Vec<syn::Error>) {
+        let mut errors = Vec::new();
+        let ir = Input::from_syn(input, &mut errors);
+        (ir, errors)
+    }
+
+    #[test]
+    fn struct_fields_carry_serde_wire_names() {
+        let input: DeriveInput = parse_quote! {
+            #[serde(rename_all = "camelCase")]
+            struct Search {
+                page_size: u32,
+                #[serde(rename = "q", alias = "query")]
+                text: String,
+                #[serde(skip)]
+                cache: Vec<u8>,
+            }
+        };
+        let (ir, errors) = build(&input);
+        assert!(errors.is_empty());
+        let Body::Struct(fields) = ir.unwrap().body else {
+            panic!("expected a struct body")
+        };
+        assert_eq!(fields[0].wire, "pageSize");
+        assert_eq!(fields[1].wire, "q");
+        assert_eq!(fields[1].aliases, ["query"]);
+        assert!(fields[2].skipped);
+    }
+
+    #[test]
+    fn flatten_enums_and_tagged_structs_use_the_plan() {
+        let flattened: DeriveInput = parse_quote! {
+            struct A { #[serde(flatten)] rest: Other }
+        };
+        let tagged: DeriveInput = parse_quote! {
+            #[serde(tag = "kind")]
+            struct B { x: u32 }
+        };
+        let an_enum: DeriveInput = parse_quote! { enum C { X, Y(u32) } };
+        for input in [&flattened, &tagged] {
+            assert!(matches!(
+                build(input).0.unwrap().body,
+                Body::Plan { is_enum: false }
+            ));
+        }
+        assert!(matches!(
+            build(&an_enum).0.unwrap().body,
+            Body::Plan { is_enum: true }
+        ));
+    }
+
+    #[test]
+    fn unions_and_misplaced_attributes_are_errors() {
+        let union: DeriveInput = parse_quote! { union U { a: u32 } };
+        let (ir, errors) = build(&union);
+        assert!(ir.is_none());
+        assert_eq!(errors.len(), 1);
+
+        let misplaced: DeriveInput = parse_quote! {
+            struct S { #[tool_args(open)] a: u32, #[tool_args(open)] b: u32 }
+        };
+        assert_eq!(build(&misplaced).1.len(), 2);
+    }
+}

@@ -1,0 +1,194 @@
+//! `#[tool_args(...)]`: the derive's own helper attribute. Keywords are
+//! constants; unknown keys, repeated keys and misplaced attributes are
+//! spanned errors. Other crates' attributes are left alone.
+
+use syn::spanned::Spanned;
+use syn::{Attribute, LitStr, Path};
+
+/// The attribute's name.
+pub const TOOL_ARGS: &str = "tool_args";
+/// `open`: do not close the schema.
+pub const OPEN: &str = "open";
+/// `crate = "path"`: where the `toolargs` runtime is.
+pub const CRATE: &str = "crate";
+
+/// The container's `#[tool_args(...)]` options.
+#[derive(Default)]
+pub struct Attrs {
+    /// `open`, with the span of the keyword (for conflict errors).
+    pub open: Option<proc_macro2::Span>,
+    /// `crate = "..."`.
+    pub krate: Option<Path>,
+}
+
+/// Parses every `#[tool_args(...)]` among `attrs`, pushing errors.
+pub fn parse_container(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> Attrs {
+    let mut out = Attrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident(TOOL_ARGS)) {
+        // Key-level mistakes are collected and parsing goes on, so every
+        // one is reported; only a syntax error stops this attribute.
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident(OPEN) {
+                if out.open.is_some() {
+                    errors.push(meta.error("duplicate `open` in #[tool_args]"));
+                }
+                out.open = Some(meta.path.span());
+            } else if meta.path.is_ident(CRATE) {
+                let literal: LitStr = meta.value()?.parse()?;
+                if out.krate.is_some() {
+                    errors.push(syn::Error::new(
+                        literal.span(),
+                        "duplicate `crate` in #[tool_args]",
+                    ));
+                }
+                out.krate = Some(literal.parse()?);
+            } else {
+                let key = meta
+                    .path
+                    .get_ident()
+                    .map_or_else(|| "this key".to_owned(), |i| format!("`{i}`"));
+                errors.push(meta.error(format!(
+                    "unknown #[tool_args] key {key}; expected `{OPEN}` or `{CRATE} = \"...\"`"
+                )));
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+        if let Err(error) = result {
+            errors.push(error);
+        }
+    }
+    out
+}
+
+/// Consumes a key's value (`= expr` or `(...)`), whatever it is.
+fn skip_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _: syn::Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        let _: proc_macro2::TokenStream = content.parse()?;
+    }
+    Ok(())
+}
+
+/// Rejects `#[tool_args]` where it means nothing (fields, variants).
+pub fn reject_misplaced(attrs: &[Attribute], place: &str, errors: &mut Vec<syn::Error>) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident(TOOL_ARGS)) {
+        errors.push(syn::Error::new_spanned(
+            attr,
+            format!("#[tool_args] goes on the type, not on a {place}"),
+        ));
+    }
+}
+
+/// What a `#[schemars(...)]` attribute changes, as far as the derive cares.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub enum SchemarsEffect {
+    /// Only annotations or value checks (`description`, `range`, `regex`,
+    /// ...): the shape is still the Rust type's.
+    #[default]
+    Annotation,
+    /// `with` or `schema_with` on a field: the field's schema comes from
+    /// elsewhere, so that field is normalized through the schema.
+    FieldSchema,
+    /// Anything else (`with`, `schema_with`, `rename`, `transform`,
+    /// `extend`, ...): the schema may no longer follow the Rust type, so the
+    /// derive reads it from the schema instead.
+    Reshape,
+}
+
+/// Keys of `#[schemars(...)]` that leave a schema's shape alone.
+const SCHEMARS_ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "example",
+    "examples",
+    "deprecated",
+    "range",
+    "length",
+    "regex",
+    "pattern",
+    "email",
+    "url",
+    "contains",
+    "required",
+    "inner",
+    "crate",
+    "bound",
+    "default",
+    "doc",
+];
+
+/// Classifies the `#[schemars(...)]` (and `#[schemars]`-like) attributes.
+pub fn schemars_effect(attrs: &[Attribute]) -> SchemarsEffect {
+    let mut effect = SchemarsEffect::Annotation;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("schemars")) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            let known = SCHEMARS_ANNOTATIONS.iter().any(|k| meta.path.is_ident(k));
+            if meta.path.is_ident("with") || meta.path.is_ident("schema_with") {
+                if effect == SchemarsEffect::Annotation {
+                    effect = SchemarsEffect::FieldSchema;
+                }
+            } else if !known {
+                effect = SchemarsEffect::Reshape;
+            }
+            skip_value(&meta)
+        });
+        if parsed.is_err() {
+            // schemars reports its own syntax errors; read the schema.
+            effect = SchemarsEffect::Reshape;
+        }
+    }
+    effect
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    #[test]
+    fn parses_open_and_crate() {
+        let attrs: Vec<Attribute> = vec![parse_quote!(#[tool_args(open, crate = "my::path")])];
+        let mut errors = Vec::new();
+        let parsed = parse_container(&attrs, &mut errors);
+        assert!(errors.is_empty());
+        assert!(parsed.open.is_some());
+        assert!(parsed.krate.is_some());
+    }
+
+    #[test]
+    fn rejects_unknown_and_duplicate_keys() {
+        let attrs: Vec<Attribute> = vec![
+            parse_quote!(#[tool_args(closed)]),
+            parse_quote!(#[tool_args(open, open)]),
+        ];
+        let mut errors = Vec::new();
+        parse_container(&attrs, &mut errors);
+        assert_eq!(errors.len(), 2);
+        assert!(
+            errors[0]
+                .to_string()
+                .contains("unknown #[tool_args] key `closed`")
+        );
+        assert!(errors[1].to_string().contains("duplicate `open`"));
+        let mut errors = Vec::new();
+        let attrs: Vec<Attribute> = vec![parse_quote!(#[tool_args(a = "x", b(c), open)])];
+        let parsed = parse_container(&attrs, &mut errors);
+        assert_eq!(errors.len(), 2, "both unknown keys are reported");
+        assert!(parsed.open.is_some(), "parsing went on after them");
+    }
+
+    #[test]
+    fn classifies_schemars_attributes() {
+        let plain: Vec<Attribute> =
+            vec![parse_quote!(#[schemars(description = "x", range(min = 1))])];
+        assert!(schemars_effect(&plain) == SchemarsEffect::Annotation);
+        let with: Vec<Attribute> = vec![parse_quote!(#[schemars(with = "String")])];
+        assert!(schemars_effect(&with) == SchemarsEffect::FieldSchema);
+        let rename: Vec<Attribute> = vec![parse_quote!(#[schemars(rename = "x")])];
+        assert!(schemars_effect(&rename) == SchemarsEffect::Reshape);
+    }
+}

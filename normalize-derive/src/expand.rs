@@ -1,0 +1,282 @@
+//! Writes the `ToolArgs` impl from the IR.
+//!
+//! Everything is named through the runtime's hidden `__private` module by
+//! absolute path, inside `const _: () = { ... };`, with `__`-prefixed
+//! locals, so nothing the user has in scope changes its meaning.
+
+use crate::ast::{Body, Field, Input};
+use crate::attr;
+use crate::fallback;
+use crate::shape::Shape;
+use crate::valid;
+use proc_macro2::{Literal, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, parse_quote};
+
+/// The whole expansion: the impl, or the errors and a stub impl.
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let mut errors = Vec::new();
+    let ir = Input::from_syn(input, &mut errors);
+    // The runtime path is needed for the stub too; `from_syn` reported any
+    // error in the attribute.
+    let krate = runtime_path(&attr::parse_container(&input.attrs, &mut Vec::new()));
+    let Some(ir) = ir else {
+        if matches!(input.data, syn::Data::Union(_)) {
+            return combine(errors);
+        }
+        let mut out = combine(errors);
+        out.extend(fallback::stub(input, &krate));
+        return out;
+    };
+    valid::check(&ir, &mut errors);
+    if !errors.is_empty() {
+        // A type with lifetime parameters can never be `ToolArgs`
+        // (`DeserializeOwned + 'static`): a stub would only add errors.
+        if input.generics.lifetimes().next().is_some() {
+            return combine(errors);
+        }
+        let mut out = combine(errors);
+        out.extend(fallback::stub(input, &krate));
+        return out;
+    }
+    expand(&ir, &krate)
+}
+
+fn combine(errors: Vec<syn::Error>) -> TokenStream {
+    errors.into_iter().map(|e| e.into_compile_error()).collect()
+}
+
+/// `::toolargs::__private`, or `<crate = "...">::__private`.
+fn runtime_path(attrs: &attr::Attrs) -> TokenStream {
+    match &attrs.krate {
+        Some(path) => quote!(#path::__private),
+        None => quote!(::toolargs::__private),
+    }
+}
+
+fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
+    let input = ir.original;
+    let ident = &input.ident;
+    let mut generics = input.generics.clone();
+    let is_generic =
+        generics.type_params().next().is_some() || generics.const_params().next().is_some();
+    if is_generic {
+        for param in generics.type_params_mut() {
+            param.bounds.push(parse_quote!('static));
+        }
+        generics
+            .make_where_clause()
+            .predicates
+            .push(parse_quote!(Self: #krate::DeserializeOwned + #krate::JsonSchema));
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+
+    let (cache, compiled) = if is_generic {
+        (quote!(), quote!(#krate::per_type::<Self>()))
+    } else {
+        (
+            quote! {
+                static __TOOLARGS_COMPILED: #krate::OnceLock<#krate::Compiled> =
+                    #krate::OnceLock::new();
+            },
+            quote!(#krate::once::<Self>(&__TOOLARGS_COMPILED)),
+        )
+    };
+    let generator = Gen {
+        krate,
+        compiled: &compiled,
+    };
+    let normalize = generator.normalize(&ir.body);
+    let adjust = generator.adjust(ir);
+    let trait_path = quote_spanned!(ident.span()=> #krate::ToolArgs);
+    let usize_ty = quote!(::core::primitive::usize);
+
+    quote! {
+        const _: () = {
+            #[allow(unused_imports)]
+            use #krate::ViaToolArgs as _;
+            #[allow(unused_imports)]
+            use #krate::ViaPlan as _;
+            #cache
+
+            #[automatically_derived]
+            impl #impl_generics #trait_path for #ident #ty_generics #where_clause {
+                fn input_schema() -> &'static #krate::Value {
+                    &#compiled.schema
+                }
+
+                fn validator() -> &'static #krate::Validator {
+                    &#compiled.validator
+                }
+
+                fn normalize_in(
+                    __repairer: &mut #krate::Repairer<'_>,
+                    __value: &mut #krate::Value,
+                    __path: &#krate::Path<'_>,
+                    __depth: #usize_ty,
+                ) -> #krate::Result<(), #krate::NormalizeError> {
+                    #normalize
+                }
+
+                fn __adjust_schema(
+                    __schema: &mut #krate::Value,
+                    __defs: &mut #krate::Map<#krate::String, #krate::Value>,
+                    __seen: &mut #krate::Vec<#krate::String>,
+                ) {
+                    #adjust
+                }
+            }
+        };
+    }
+}
+
+struct Gen<'a> {
+    krate: &'a TokenStream,
+    compiled: &'a TokenStream,
+}
+
+impl Gen<'_> {
+    fn normalize(&self, body: &Body<'_>) -> TokenStream {
+        let krate = self.krate;
+        let compiled = self.compiled;
+        match body {
+            Body::Struct(fields) => {
+                let mut taken: Vec<&str> = Vec::new();
+                let mut arms = Vec::new();
+                for field in fields.iter().filter(|f| !f.skipped) {
+                    let names: Vec<&str> = std::iter::once(field.wire.as_str())
+                        .chain(field.aliases.iter().map(String::as_str))
+                        .filter(|name| !taken.contains(name))
+                        .collect();
+                    if names.is_empty() {
+                        continue;
+                    }
+                    taken.extend(&names);
+                    let fallback = quote! {
+                        #krate::walk_member(__repairer, #compiled, __key, __value, __path, __depth)
+                    };
+                    let rule = self.field_rule(field, fallback);
+                    arms.push(quote!(#(#names)|* => #rule,));
+                }
+                quote! {
+                    #krate::object(
+                        __repairer, __value, __path, __depth,
+                        |__repairer, __key, __value, __path, __depth| match __key {
+                            #(#arms)*
+                            _ => #krate::any(__repairer, __value, __path, __depth),
+                        },
+                    )
+                }
+            }
+            Body::Transparent(field) => {
+                let fallback = quote! {
+                    #krate::walk_root(__repairer, #compiled, __value, __path, __depth)
+                };
+                self.field_rule(field, fallback)
+            }
+            Body::Plan { .. } => quote! {
+                #krate::walk_root(__repairer, #compiled, __value, __path, __depth)
+            },
+        }
+    }
+
+    /// A field's rule: generated from its shape when every type inside it
+    /// is known (std types, nested `ToolArgs` types); else `fallback`, the
+    /// schema's plan.
+    fn field_rule(&self, field: &Field<'_>, fallback: TokenStream) -> TokenStream {
+        if field.from_schema {
+            return fallback;
+        }
+        let direct = self.rule(&field.shape);
+        let others = field.shape.others();
+        if others.is_empty() {
+            return direct;
+        }
+        let krate = self.krate;
+        let checks = others.iter().map(|ty| {
+            quote_spanned!(ty.span()=> (&#krate::Probe::<#ty>::new()).__toolargs_is_tool_args())
+        });
+        quote! {
+            if #(#checks)&&* { #direct } else { #fallback }
+        }
+    }
+
+    fn rule(&self, shape: &Shape) -> TokenStream {
+        let krate = self.krate;
+        match shape {
+            Shape::Any => quote!(#krate::any(__repairer, __value, __path, __depth)),
+            Shape::Seq(item) => {
+                let item = self.rule(item);
+                quote! {
+                    #krate::seq(__repairer, __value, __path, __depth,
+                        |__repairer, __value, __path, __depth| #item)
+                }
+            }
+            Shape::Map(member) => {
+                let member = self.rule(member);
+                quote! {
+                    #krate::map(__repairer, __value, __path, __depth,
+                        |__repairer, __value, __path, __depth| #member)
+                }
+            }
+            Shape::Tuple(items) => {
+                let arms = items.iter().enumerate().map(|(i, item)| {
+                    let index = Literal::usize_unsuffixed(i);
+                    let rule = self.rule(item);
+                    quote!(#index => #rule,)
+                });
+                quote! {
+                    #krate::tuple(__repairer, __value, __path, __depth,
+                        |__index, __repairer, __value, __path, __depth| match __index {
+                            #(#arms)*
+                            _ => #krate::any(__repairer, __value, __path, __depth),
+                        })
+                }
+            }
+            Shape::Other(ty) => quote_spanned! {ty.span()=>
+                (&#krate::Probe::<#ty>::new())
+                    .__toolargs_normalize_in(__repairer, __value, __path, __depth)
+            },
+        }
+    }
+
+    fn adjust(&self, ir: &Input<'_>) -> TokenStream {
+        let krate = self.krate;
+        let close = match (&ir.body, ir.attrs.open) {
+            (_, Some(_)) | (Body::Transparent(_), _) => quote!(),
+            (Body::Plan { is_enum: true }, None) => quote!(#krate::close_enum(__schema);),
+            (_, None) => quote!(#krate::close(__schema);),
+        };
+        let aliases = match &ir.body {
+            Body::Struct(fields) => fields
+                .iter()
+                .filter(|f| !f.skipped && !f.aliases.is_empty())
+                .map(|f| {
+                    let (wire, aliases) = (&f.wire, &f.aliases);
+                    quote!(#krate::add_aliases(__schema, #wire, &[#(#aliases),*]);)
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut seen_types: Vec<String> = Vec::new();
+        let mut nested = Vec::new();
+        for field in ir.fields.iter().filter(|f| !f.skipped) {
+            for ty in field.shape.others() {
+                let key = ty.to_token_stream().to_string();
+                if seen_types.contains(&key) {
+                    continue;
+                }
+                seen_types.push(key);
+                nested.push(quote_spanned! {ty.span()=>
+                    (&#krate::Probe::<#ty>::new()).__toolargs_adjust(__defs, __seen);
+                });
+            }
+        }
+        quote! {
+            #close
+            #(#aliases)*
+            #(#nested)*
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! What a field's Rust type says about the JSON it deserializes from, for
+//! the types whose schemars schema is known: std containers, strings,
+//! numbers, `serde_json::Value`. Everything else is [`Shape::Other`] and
+//! is decided at compile time of the user's crate (a nested `ToolArgs` type
+//! uses its own normalizer) or read from the schema.
+//!
+//! Types are recognized by name, as serde and schemars users write them; a
+//! user type that shadows a std name (`struct Vec`) would be misread, as
+//! such a type would confuse any reader of the code.
+
+use syn::{GenericArgument, PathArguments, Type};
+
+/// The normalization rule a field type needs.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    /// Declares no array or object (`String`, numbers, `bool`, `char`,
+    /// `()`, `serde_json::Value`): references in every string leaf.
+    Any,
+    /// An array of one element type (`Vec`, `VecDeque`, sets, `[T; N]`).
+    Seq(Box<Shape>),
+    /// An array of per-position types (tuples).
+    Tuple(Vec<Shape>),
+    /// An object with string keys and one value type (maps).
+    Map(Box<Shape>),
+    /// Any other type.
+    Other(Type),
+}
+
+const SCALARS: &[&str] = &[
+    "String", "str", "bool", "char", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16",
+    "u32", "u64", "u128", "usize", "f32", "f64",
+];
+const TRANSPARENT: &[&str] = &["Option", "Box", "Rc", "Arc"];
+const SEQUENCES: &[&str] = &[
+    "Vec",
+    "VecDeque",
+    "LinkedList",
+    "HashSet",
+    "BTreeSet",
+    "BinaryHeap",
+];
+const MAPS: &[&str] = &["HashMap", "BTreeMap"];
+
+impl Shape {
+    /// The shape of `ty`.
+    pub fn of(ty: &Type) -> Shape {
+        match ty {
+            Type::Group(group) => Shape::of(&group.elem),
+            Type::Paren(paren) => Shape::of(&paren.elem),
+            Type::Array(array) => Shape::Seq(Box::new(Shape::of(&array.elem))),
+            Type::Tuple(tuple) if tuple.elems.is_empty() => Shape::Any,
+            Type::Tuple(tuple) => Shape::Tuple(tuple.elems.iter().map(Shape::of).collect()),
+            Type::Path(path) if path.qself.is_none() => Shape::of_path(&path.path, ty),
+            _ => Shape::Other(ty.clone()),
+        }
+    }
+
+    fn of_path(path: &syn::Path, ty: &Type) -> Shape {
+        let Some(last) = path.segments.last() else {
+            return Shape::Other(ty.clone());
+        };
+        let name = last.ident.to_string();
+        let args = type_args(&last.arguments);
+        let is_serde_json = path.segments.len() >= 2
+            && path.segments[path.segments.len() - 2].ident == "serde_json";
+        match (name.as_str(), args.as_slice()) {
+            (scalar, []) if SCALARS.contains(&scalar) => Shape::Any,
+            ("Value", []) if is_serde_json => Shape::Any,
+            ("Map", [key, value]) if is_serde_json && is_string(key) => {
+                Shape::Map(Box::new(Shape::of(value)))
+            }
+            (wrapper, [inner]) if TRANSPARENT.contains(&wrapper) => Shape::of(inner),
+            (seq, [item, ..]) if SEQUENCES.contains(&seq) => Shape::Seq(Box::new(Shape::of(item))),
+            (map, [key, value, ..]) if MAPS.contains(&map) && is_string(key) => {
+                Shape::Map(Box::new(Shape::of(value)))
+            }
+            _ => Shape::Other(ty.clone()),
+        }
+    }
+
+    /// The [`Shape::Other`] types inside this shape, in order.
+    pub fn others(&self) -> Vec<&Type> {
+        let mut out = Vec::new();
+        self.collect_others(&mut out);
+        out
+    }
+
+    fn collect_others<'a>(&'a self, out: &mut Vec<&'a Type>) {
+        match self {
+            Shape::Any => {}
+            Shape::Seq(item) | Shape::Map(item) => item.collect_others(out),
+            Shape::Tuple(items) => items.iter().for_each(|s| s.collect_others(out)),
+            Shape::Other(ty) => out.push(ty),
+        }
+    }
+}
+
+fn type_args(arguments: &PathArguments) -> Vec<&Type> {
+    match arguments {
+        PathArguments::AngleBracketed(args) => args
+            .args
+            .iter()
+            .filter_map(|arg| match arg {
+                GenericArgument::Type(ty) => Some(ty),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn is_string(ty: &Type) -> bool {
+    matches!(Shape::of(ty), Shape::Any)
+        && matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "String"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    fn describe(shape: &Shape) -> String {
+        match shape {
+            Shape::Any => "any".into(),
+            Shape::Seq(s) => format!("seq({})", describe(s)),
+            Shape::Map(s) => format!("map({})", describe(s)),
+            Shape::Tuple(items) => format!(
+                "tuple({})",
+                items.iter().map(describe).collect::<Vec<_>>().join(",")
+            ),
+            Shape::Other(_) => "other".into(),
+        }
+    }
+
+    #[test]
+    fn known_std_types_have_shapes() {
+        let cases: Vec<(Type, &str)> = vec![
+            (parse_quote!(String), "any"),
+            (parse_quote!(Option<Vec<u32>>), "seq(any)"),
+            (
+                parse_quote!(std::collections::BTreeMap<String, Vec<String>>),
+                "map(seq(any))",
+            ),
+            (parse_quote!(HashMap<u32, String>), "other"),
+            (parse_quote!(serde_json::Value), "any"),
+            (parse_quote!(Value), "other"),
+            (
+                parse_quote!(serde_json::Map<String, serde_json::Value>),
+                "map(any)",
+            ),
+            (parse_quote!((String, Filter)), "tuple(any,other)"),
+            (parse_quote!([Box<Filter>; 3]), "seq(other)"),
+            (parse_quote!(Arc<HashSet<String>>), "seq(any)"),
+            (parse_quote!(()), "any"),
+            (parse_quote!(T), "other"),
+        ];
+        for (ty, expected) in cases {
+            assert_eq!(
+                describe(&Shape::of(&ty)),
+                expected,
+                "{}",
+                quote::quote!(#ty)
+            );
+        }
+    }
+
+    #[test]
+    fn others_lists_the_unknown_leaves() {
+        let ty: Type = parse_quote!(Vec<(Filter, Option<Sort>)>);
+        assert_eq!(Shape::of(&ty).others().len(), 2);
+    }
+}

@@ -1,0 +1,14 @@
+use schemars::JsonSchema;
+use serde::Deserialize;
+use toolargs::ToolArgs;
+
+#[derive(Deserialize, JsonSchema, ToolArgs)]
+#[tool_args(open)]
+#[serde(deny_unknown_fields)]
+struct SearchArgs {
+    query: String,
+}
+
+fn main() {
+    let _ = SearchArgs::input_schema();
+}

@@ -1,0 +1,10 @@
+use schemars::JsonSchema;
+use serde::Deserialize;
+use toolargs::ToolArgs;
+
+#[derive(Deserialize, JsonSchema, ToolArgs)]
+struct SearchArgs<'a> {
+    query: &'a str,
+}
+
+fn main() {}
