@@ -1,79 +1,126 @@
-//! A handful of realistic, nearly-right tool calls, normalized against their
-//! tools' schemas: what the model sent, what the tool receives, and the
-//! repair records a service would log.
+//! A handful of realistic, nearly-right tool calls: what the model sent,
+//! what the tool receives, and the repair records a service would log.
 //!
 //! Run with `cargo run --example quickstart`.
 
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
-use toolargs::{EntityMode, Normalizer, Options};
+use toolargs::{ArgsError, EntityMode, Normalizer, Options, Report, ToolArgs};
 
-fn show(
-    title: &str,
-    normalizer: &Normalizer,
-    sent: Value,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let mut received = sent.clone();
-    let report = normalizer.normalize(&mut received)?;
-    println!("## {title}");
-    println!("  sent:     {sent}");
-    println!("  received: {received}");
+/// Search the catalogue.
+#[derive(Deserialize, JsonSchema, ToolArgs)]
+struct SearchArgs {
+    /// Free-text query.
+    query: String,
+    /// Only items carrying every one of these tags.
+    #[serde(default)]
+    tags: Vec<String>,
+    /// Narrow the results.
+    filter: Option<Filter>,
+    /// At most this many results.
+    limit: Option<u32>,
+}
+
+/// Which items to keep.
+#[derive(Deserialize, JsonSchema, ToolArgs)]
+struct Filter {
+    /// ISO date, e.g. 2026-01-31.
+    published_after: Option<String>,
+    authors: Vec<String>,
+}
+
+fn print_report(report: &Report) -> Result<(), serde_json::Error> {
     if report.is_clean() {
         println!("  repairs:  none");
     }
     for repair in &report.repairs {
         println!("  repair:   {}", serde_json::to_string(repair)?);
     }
+    Ok(())
+}
+
+fn typed(title: &str, sent: &str) -> Result<(), Box<dyn std::error::Error>> {
+    println!("## {title}\n  sent:     {sent}");
+    match SearchArgs::from_model(sent) {
+        Ok(parsed) => {
+            let args = &parsed.value;
+            let filter = args
+                .filter
+                .as_ref()
+                .map(|f| (&f.published_after, &f.authors));
+            println!(
+                "  received: query={:?} tags={:?} filter={filter:?} limit={:?}",
+                args.query, args.tags, args.limit
+            );
+            print_report(&parsed.report)?;
+        }
+        Err(ArgsError::Invalid(violations)) => {
+            println!("  rejected, every problem at once:");
+            for v in &violations {
+                println!(
+                    "    {}: expected {}, found {}",
+                    v.pointer, v.expected, v.found
+                );
+            }
+        }
+        Err(other) => println!("  rejected: {other}"),
+    }
+    println!();
+    Ok(())
+}
+
+fn dynamic(
+    title: &str,
+    normalizer: &Normalizer,
+    sent: Value,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut received = sent.clone();
+    let report = normalizer.normalize(&mut received)?;
+    println!("## {title}\n  sent:     {sent}\n  received: {received}");
+    print_report(&report)?;
     println!();
     Ok(())
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let search = Normalizer::compile(&json!({
-        "type": "object",
-        "properties": {
-            "query": {"type": "string"},
-            "tags": {"type": "array", "items": {"type": "string"}},
-            "filter": {
-                "anyOf": [
-                    {"type": "object", "properties": {"since": {"type": "string"}, "authors": {"type": "array", "items": {"type": "string"}}}},
-                    {"type": "null"}
-                ]
-            },
-            "url": {"type": "string"}
-        },
-        "additionalProperties": false
-    }))?;
+    println!("# #[derive(ToolArgs)]: the schema the model is shown\n");
+    println!(
+        "{}\n",
+        serde_json::to_string_pretty(SearchArgs::input_schema())?
+    );
 
-    show(
-        "an array sent as a string",
-        &search,
-        json!({"query": "rust json schema", "tags": "[\"rust\", \"serde\"]"}),
+    typed(
+        "an array sent as a string, a title escaped twice",
+        r#"{"query": "Ember &amp;amp; Oak", "tags": "[\"wood\", \"oak\"]"}"#,
     )?;
-    show(
-        "a title escaped twice, an optional object sent as a string with a stringified array inside",
-        &search,
-        json!({"query": "Ember &amp;amp; Oak", "filter": "{\"since\": \"2026-01-01\", \"authors\": \"[\\\"Ana\\\"]\"}"}),
+    typed(
+        "an optional object sent as a string, with a stringified array inside",
+        r#"{"query": "oak", "filter": "{\"authors\": \"[\\\"Ana\\\"]\"}"}"#,
     )?;
-    show(
-        "JSON that is the wrong shape is left for validation to report",
-        &search,
-        json!({"query": "x", "tags": "{\"rust\": true}"}),
+    typed(
+        "the whole arguments object wrapped in one JSON string",
+        r#""{\"query\": \"caf&eacute;\", \"limit\": 5}""#,
     )?;
-    show(
+    typed(
+        "nothing is coerced, nothing undeclared rides along",
+        r#"{"query": "oak", "limit": "20", "sort": "new"}"#,
+    )?;
+    typed(
+        "JSON of the wrong shape is left for validation to report",
+        r#"{"query": "oak", "tags": "{\"wood\": true}"}"#,
+    )?;
+
+    println!("# Normalizer: a schema known only at run time (an MCP server's tools)\n");
+    let search = Normalizer::compile(SearchArgs::input_schema())?;
+    dynamic(
         "a declared string is never decoded; a URL query survives (attribute-value mode)",
         &search,
-        json!({"query": "[1, 2]", "url": "https://shop.test/?a=1&region=us&copy=2"}),
+        json!({"query": "[1, 2]", "tags": ["https://shop.test/?a=1&region=us&copy=2"]}),
     )?;
-    show(
-        "the whole arguments object sent as one JSON string",
-        &search,
-        json!("{\"query\": \"caf&eacute;\", \"tags\": [\"&lt;b&gt;\"]}"),
-    )?;
-
-    let text_mode =
-        Normalizer::compile(&json!({"type": "object", "properties": {"url": {"type": "string"}}}))?
-            .with_options(Options::default().entities(EntityMode::Text).max_passes(2));
-    show(
+    let text_mode = Normalizer::compile(&json!({"type": "object"}))?
+        .with_options(Options::default().entities(EntityMode::Text).max_passes(2));
+    dynamic(
         "text mode (like Python's html.unescape) and a pass bound of 2",
         &text_mode,
         json!({"url": "?a=1&region=us", "note": "&amp;amp;amp;lt;"}),

@@ -1069,3 +1069,24 @@ fn length_bounds_count_the_characters_of_the_value() {
         assert_eq!(engine.accepts(text), accepted, "engine on {text}");
     }
 }
+
+#[test]
+fn a_toolbox_whole_call_grammar_only_samples_registered_tools() {
+    #[derive(serde::Deserialize, schemars::JsonSchema, toolargs::ToolArgs)]
+    struct Lookup {
+        sku: String,
+        quantity: Option<u32>,
+    }
+    let mut toolbox: toolargs::toolbox::Toolbox<()> = toolargs::toolbox::Toolbox::new();
+    toolbox
+        .tool_sync("lookup", "Look a product up.", |args: Lookup| {
+            Ok::<_, String>(format!("{} x{}", args.sku, args.quantity.unwrap_or(1)))
+        })
+        .expect("register");
+    let grammar = toolbox.call_grammar().expect("grammar");
+    let mut engine = Engine::new(&factory(), &grammar.lark());
+    assert!(engine.accepts(r#"{"name":"lookup","arguments":{"sku":"A-1","quantity":2}}"#));
+    assert!(engine.accepts(r#"{"name":"lookup","arguments":{"sku":"A-1","quantity":null}}"#));
+    assert!(!engine.accepts(r#"{"name":"lookups","arguments":{"sku":"A-1"}}"#));
+    assert!(!engine.accepts(r#"{"name":"lookup","arguments":{"sku":"A-1","extra":1}}"#));
+}

@@ -296,6 +296,21 @@ impl<C: ?Sized> Toolbox<C> {
         self.by_name.get(name).map(|&i| &self.tools[i])
     }
 
+    /// A constrained-decoding grammar for a whole call to any registered
+    /// tool: `{"name": <a registered name>, "arguments": <that tool's
+    /// arguments>}`, built from the validating schemas, so an unregistered
+    /// tool cannot be sampled.
+    ///
+    /// # Errors
+    ///
+    /// The [`GrammarError`](crate::grammar::GrammarError) of a schema the
+    /// grammar compiler cannot use.
+    pub fn call_grammar(
+        &self,
+    ) -> Result<crate::grammar::CallGrammar, crate::grammar::GrammarError> {
+        crate::grammar::CallGrammar::new(self.tools.iter().map(|t| (t.name.as_str(), t.schema())))
+    }
+
     /// Every tool's definition for `provider` (see [`export`] for each
     /// shape), carrying the validating schema itself.
     pub fn export(&self, provider: Provider) -> Value {
