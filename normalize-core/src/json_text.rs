@@ -24,20 +24,29 @@ pub enum JsonTextError {
 /// parsing (brackets inside strings do not count). Text that is not JSON gets
 /// a number too; it only bounds what a parse could build.
 pub fn nesting(text: &str) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
-    for &byte in text.as_bytes() {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    let bytes = text.as_bytes();
+    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
+    while let Some(&byte) = bytes.get(i) {
         match byte {
-            b'"' => in_string = true,
+            b'"' => {
+                // Skip the string in strides: only a quote or a backslash
+                // can end or escape within it.
+                i += 1;
+                loop {
+                    let Some(rest) = bytes.get(i..) else {
+                        return deepest;
+                    };
+                    match memchr::memchr2(b'"', b'\\', rest) {
+                        None => return deepest,
+                        Some(k) if rest[k] == b'\\' => i += k + 2,
+                        Some(k) => {
+                            i += k + 1;
+                            break;
+                        }
+                    }
+                }
+                continue;
+            }
             b'[' | b'{' => {
                 depth += 1;
                 deepest = deepest.max(depth);
@@ -45,6 +54,7 @@ pub fn nesting(text: &str) -> usize {
             b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
+        i += 1;
     }
     deepest
 }
@@ -82,6 +92,10 @@ mod tests {
         assert_eq!(nesting("1"), 0);
         assert_eq!(nesting("[[1],{\"a\":[]}]"), 3);
         assert_eq!(nesting("[\"[[[\\\"[[\"]"), 1);
+        assert_eq!(nesting(r#"["\\", [1]]"#), 2);
+        assert_eq!(nesting(r#"["\"[", [1]]"#), 2);
+        assert_eq!(nesting(r#"[["unterminated"#), 2);
+        assert_eq!(nesting(r#"[["ends in a backslash\"#), 2);
     }
 
     #[test]

@@ -211,12 +211,20 @@ pub(crate) fn syntax_message(error: &serde_json::Error) -> String {
 }
 
 fn deserialize<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ArgsError> {
-    serde_path_to_error::deserialize(value).map_err(|error| {
-        let pointer = pointer_of(error.path());
-        ArgsError::Deserialize {
-            pointer,
-            message: error.into_inner().to_string(),
-        }
+    deserialize_at(&value).map_err(|(pointer, message)| ArgsError::Deserialize { pointer, message })
+}
+
+/// Deserializes `T` from a validated value; on failure, the JSON pointer of
+/// the value `T` refused and its message.
+///
+/// Tracking the path costs an allocation per key, so it is done only on the
+/// (rare) second try after a failure.
+pub(crate) fn deserialize_at<T: serde::de::DeserializeOwned>(
+    value: &Value,
+) -> Result<T, (String, String)> {
+    T::deserialize(value).or_else(|_| {
+        serde_path_to_error::deserialize::<_, T>(value)
+            .map_err(|error| (pointer_of(error.path()), error.into_inner().to_string()))
     })
 }
 

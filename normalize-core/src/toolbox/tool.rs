@@ -109,9 +109,9 @@ where
     E: Display,
 {
     fn decode(&self, arguments: &Value) -> Result<Option<Typed>, Violation> {
-        match serde_path_to_error::deserialize::<_, T>(arguments) {
+        match crate::tool_args::deserialize_at::<T>(arguments) {
             Ok(typed) => Ok(Some(Box::new(typed))),
-            Err(error) => Err(deserialize_violation(&error)),
+            Err((pointer, message)) => Err(deserialize_violation(pointer, message)),
         }
     }
 
@@ -157,9 +157,7 @@ fn finish<O: Serialize, E: Display>(result: Result<O, E>) -> Result<Value, Strin
     }
 }
 
-fn deserialize_violation(error: &serde_path_to_error::Error<serde_json::Error>) -> Violation {
-    let pointer = crate::tool_args::pointer_of(error.path());
-    let message = error.inner().to_string();
+fn deserialize_violation(pointer: String, message: String) -> Violation {
     Violation {
         pointer,
         keyword: "deserialize".to_owned(),

@@ -1,0 +1,92 @@
+//! The typed entry point against its floor: `serde_json::from_str::<T>`
+//! alone vs `T::from_model` (parse + normalize + validate + deserialize),
+//! with each phase on its own, on the deterministic corpus.
+//!
+//! `cargo bench --bench from_model`. BENCHMARKS.md records the figures.
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use serde_json::Value;
+use std::hint::black_box;
+use toolargs::{Normalizer, Options, ToolArgs};
+
+#[path = "support/corpus.rs"]
+mod corpus;
+#[path = "support/search_args.rs"]
+mod search_args;
+
+use search_args::SearchArgs;
+
+fn clean(c: &mut Criterion) {
+    let options = Options::default();
+    let dynamic = Normalizer::compile(SearchArgs::input_schema()).unwrap();
+    for size in corpus::Size::ALL {
+        let call = corpus::clean(size, 1);
+        let text = call.to_string();
+        assert!(
+            SearchArgs::from_model(text.as_str())
+                .unwrap()
+                .report
+                .is_clean()
+        );
+        let mut group = c.benchmark_group(format!("typed_clean/{}", size.name()));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function("from_str_typed", |b| {
+            b.iter(|| black_box(serde_json::from_str::<SearchArgs>(black_box(&text)).unwrap()))
+        });
+        group.bench_function("from_model", |b| {
+            b.iter(|| black_box(SearchArgs::from_model(black_box(text.as_str())).unwrap()))
+        });
+        group.bench_function("parse_value", |b| {
+            b.iter(|| black_box(serde_json::from_str::<Value>(black_box(&text)).unwrap()))
+        });
+        let mut value = call.clone();
+        group.bench_function("normalize_derived", |b| {
+            b.iter(|| black_box(SearchArgs::normalize(black_box(&mut value), &options).unwrap()))
+        });
+        group.bench_function("normalize_dynamic", |b| {
+            b.iter(|| black_box(dynamic.normalize(black_box(&mut value)).unwrap()))
+        });
+        group.bench_function("validate", |b| {
+            b.iter(|| black_box(SearchArgs::validator().validate(black_box(&value)).is_ok()))
+        });
+        group.finish();
+    }
+}
+
+fn damaged(c: &mut Criterion) {
+    let options = Options::default();
+    let dynamic = Normalizer::compile(SearchArgs::input_schema()).unwrap();
+    for size in corpus::Size::ALL {
+        let call = corpus::damaged(size, 1);
+        let text = call.to_string();
+        assert!(
+            !SearchArgs::from_model(text.as_str())
+                .unwrap()
+                .report
+                .is_clean()
+        );
+        let mut group = c.benchmark_group(format!("typed_damaged/{}", size.name()));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function("from_model", |b| {
+            b.iter(|| black_box(SearchArgs::from_model(black_box(text.as_str())).unwrap()))
+        });
+        group.bench_function("normalize_derived", |b| {
+            b.iter_batched_ref(
+                || call.clone(),
+                |value| black_box(SearchArgs::normalize(value, &options).unwrap()),
+                BatchSize::SmallInput,
+            )
+        });
+        group.bench_function("normalize_dynamic", |b| {
+            b.iter_batched_ref(
+                || call.clone(),
+                |value| black_box(dynamic.normalize(value).unwrap()),
+                BatchSize::SmallInput,
+            )
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, clean, damaged);
+criterion_main!(benches);
