@@ -227,6 +227,19 @@ proptest! {
     }
 
     #[test]
+    fn text_the_scan_calls_clean_needs_no_repair(schema in schema(), args in arguments(), pretty in any::<bool>()) {
+        // `from_model` and the toolbox skip normalizing text whose scan says
+        // no repair can apply; that must never skip a repair.
+        let text = if pretty { serde_json::to_string_pretty(&args) } else { serde_json::to_string(&args) }.unwrap();
+        if !toolargs::json_text::inspect(&text).may_need_repair {
+            let normalizer = Normalizer::compile(&schema).expect("generated schemas compile");
+            let mut value: Value = serde_json::from_str(&text).unwrap();
+            let report = normalizer.normalize(&mut value).unwrap();
+            prop_assert!(report.is_clean(), "{} needed {:?}", text, report);
+        }
+    }
+
+    #[test]
     fn arbitrary_schemas_never_panic(schema in arguments(), args in arguments()) {
         if let Ok(normalizer) = Normalizer::compile(&schema) {
             let mut args = args;

@@ -20,25 +20,47 @@ pub enum JsonTextError {
     Syntax(#[from] serde_json::Error),
 }
 
-/// The deepest nesting of arrays and objects in a JSON text, counted without
-/// parsing (brackets inside strings do not count). Text that is not JSON gets
-/// a number too; it only bounds what a parse could build.
-pub fn nesting(text: &str) -> usize {
+/// What one scan of a JSON text tells before it is parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextFacts {
+    /// The deepest nesting of arrays and objects (brackets inside strings do
+    /// not count).
+    pub nesting: usize,
+    /// Whether normalization could change anything in the parsed value: the
+    /// text holds a `&`, a `\u` escape (which could spell one, or a bracket),
+    /// or a string whose first character after JSON whitespace is `[` or
+    /// `{`. When `false`, every string leaf is free of references and
+    /// none can be JSON-decoded, so normalizing would be a no-op.
+    pub may_need_repair: bool,
+}
+
+/// Scans a JSON text without parsing it. Text that is not JSON gets facts
+/// too; they only bound what a parse could build.
+pub fn inspect(text: &str) -> TextFacts {
     let bytes = text.as_bytes();
+    let mut may_need_repair = memchr::memchr(b'&', bytes).is_some();
     let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
+    let facts = |deepest, may_need_repair| TextFacts {
+        nesting: deepest,
+        may_need_repair,
+    };
     while let Some(&byte) = bytes.get(i) {
         match byte {
             b'"' => {
-                // Skip the string in strides: only a quote or a backslash
-                // can end or escape within it.
                 i += 1;
+                may_need_repair |= starts_like_json(&bytes[i..]);
+                // Skip the rest of the string in strides: only a quote or a
+                // backslash can end or escape within it.
                 loop {
                     let Some(rest) = bytes.get(i..) else {
-                        return deepest;
+                        return facts(deepest, may_need_repair);
                     };
                     match memchr::memchr2(b'"', b'\\', rest) {
-                        None => return deepest,
-                        Some(k) if rest[k] == b'\\' => i += k + 2,
+                        None => return facts(deepest, may_need_repair),
+                        Some(k) if rest[k] == b'\\' => {
+                            may_need_repair |= rest.get(k + 1) == Some(&b'u');
+                            i += k + 2;
+                        }
                         Some(k) => {
                             i += k + 1;
                             break;
@@ -56,7 +78,28 @@ pub fn nesting(text: &str) -> usize {
         }
         i += 1;
     }
-    deepest
+    facts(deepest, may_need_repair)
+}
+
+/// Whether string content (the bytes after its opening quote) starts, after
+/// JSON whitespace written plainly or as `\t`, `\n`, `\r`, with `[` or `{`.
+fn starts_like_json(content: &[u8]) -> bool {
+    let mut j = 0;
+    loop {
+        match (content.get(j), content.get(j + 1)) {
+            (Some(b' '), _) => j += 1,
+            (Some(b'\\'), Some(b't' | b'n' | b'r')) => j += 2,
+            (Some(b'[' | b'{'), _) => return true,
+            _ => return false,
+        }
+    }
+}
+
+/// The deepest nesting of arrays and objects in a JSON text, counted without
+/// parsing (brackets inside strings do not count). Text that is not JSON gets
+/// a number too; it only bounds what a parse could build.
+pub fn nesting(text: &str) -> usize {
+    inspect(text).nesting
 }
 
 /// Parses strict JSON (surrounding whitespace allowed, nothing trailing, no
@@ -67,7 +110,21 @@ pub fn nesting(text: &str) -> usize {
 /// [`JsonTextError::TooDeep`] before any parsing when the text nests deeper
 /// than `max_depth`; [`JsonTextError::Syntax`] when it is not JSON.
 pub fn from_str(text: &str, max_depth: usize) -> Result<Value, JsonTextError> {
-    let found = nesting(text);
+    from_str_inspected(text, max_depth).map(|(value, _)| value)
+}
+
+/// [`from_str`], also returning the [`TextFacts`] of the scan that bounded
+/// the nesting (so a caller can skip normalizing text that cannot need it).
+///
+/// # Errors
+///
+/// As [`from_str`].
+pub fn from_str_inspected(
+    text: &str,
+    max_depth: usize,
+) -> Result<(Value, TextFacts), JsonTextError> {
+    let facts = inspect(text);
+    let found = facts.nesting;
     if found > max_depth {
         return Err(JsonTextError::TooDeep {
             found,
@@ -80,7 +137,7 @@ pub fn from_str(text: &str, max_depth: usize) -> Result<Value, JsonTextError> {
     de.disable_recursion_limit();
     let value = Value::deserialize(&mut de)?;
     de.end()?;
-    Ok(value)
+    Ok((value, facts))
 }
 
 #[cfg(test)]
@@ -96,6 +153,29 @@ mod tests {
         assert_eq!(nesting(r#"["\"[", [1]]"#), 2);
         assert_eq!(nesting(r#"[["unterminated"#), 2);
         assert_eq!(nesting(r#"[["ends in a backslash\"#), 2);
+    }
+
+    #[test]
+    fn knows_when_no_repair_can_apply() {
+        let clean = [
+            r#"{"a": "AT and T", "b": [1, {"c": "x [y]"}], "d": " plain"}"#,
+            "[]",
+            "1",
+        ];
+        for text in clean {
+            assert!(!inspect(text).may_need_repair, "{text}");
+        }
+        let maybe = [
+            r#"{"a": "AT&T"}"#,
+            r#"{"a": "[1]"}"#,
+            r#"{"a": " \n {}"}"#,
+            r#"{"a": "\u0026amp;"}"#,
+            r#""{\"a\":1}""#,
+            r#"{"[k]": 1}"#,
+        ];
+        for text in maybe {
+            assert!(inspect(text).may_need_repair, "{text}");
+        }
     }
 
     #[test]

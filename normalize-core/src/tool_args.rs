@@ -77,14 +77,21 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
         raw: impl Into<RawArgs<'a>>,
         options: &Options,
     ) -> Result<Parsed<Self>, ArgsError> {
-        let mut value = match raw.into() {
+        let (mut value, may_need_repair) = match raw.into() {
             RawArgs::Text(text) => {
                 options.check_size(text.len()).map_err(ArgsError::Limit)?;
-                parse(text, options.max_depth)?
+                let (value, facts) = parse(text, options.max_depth)?;
+                (value, facts.may_need_repair)
             }
-            RawArgs::Value(value) => value,
+            RawArgs::Value(value) => (value, true),
         };
-        let report = Self::normalize(&mut value, options).map_err(ArgsError::Limit)?;
+        // The scan that bounded the nesting also proved, for most clean
+        // text, that no repair can apply: then normalizing is skipped.
+        let report = if may_need_repair {
+            Self::normalize(&mut value, options).map_err(ArgsError::Limit)?
+        } else {
+            Report::default()
+        };
         Self::validator()
             .validate(&value)
             .map_err(ArgsError::Invalid)?;
@@ -186,8 +193,8 @@ fn serialize_display<S: serde::Serializer>(
     serializer.collect_str(error)
 }
 
-fn parse(text: &str, max_depth: usize) -> Result<Value, ArgsError> {
-    json_text::from_str(text, max_depth).map_err(|error| match error {
+fn parse(text: &str, max_depth: usize) -> Result<(Value, json_text::TextFacts), ArgsError> {
+    json_text::from_str_inspected(text, max_depth).map_err(|error| match error {
         JsonTextError::TooDeep { limit, .. } => ArgsError::Limit(NormalizeError::TooDeep {
             pointer: String::new(),
             limit,

@@ -66,13 +66,23 @@ impl Arguments {
     /// [`SyntaxError`] of kind [`SyntaxKind::Arguments`] when the text is
     /// not JSON or nests deeper than `max_depth`.
     pub fn into_value(self, max_depth: usize) -> Result<Value, SyntaxError> {
+        self.into_value_inspected(max_depth).map(|(value, _)| value)
+    }
+
+    /// [`Arguments::into_value`], also saying whether normalization could
+    /// change anything (see [`json_text::TextFacts::may_need_repair`]); a
+    /// value that arrived parsed is assumed to need it.
+    pub(crate) fn into_value_inspected(
+        self,
+        max_depth: usize,
+    ) -> Result<(Value, bool), SyntaxError> {
         match self {
-            Arguments::Value(value) => Ok(value),
+            Arguments::Value(value) => Ok((value, true)),
             Arguments::Text(text) if text.trim().is_empty() => {
-                Ok(Value::Object(Default::default()))
+                Ok((Value::Object(Default::default()), false))
             }
-            Arguments::Text(text) => match json_text::from_str(&text, max_depth) {
-                Ok(value) => Ok(value),
+            Arguments::Text(text) => match json_text::from_str_inspected(&text, max_depth) {
+                Ok((value, facts)) => Ok((value, facts.may_need_repair)),
                 Err(JsonTextError::Syntax(e)) => {
                     Err(SyntaxError::json(SyntaxKind::Arguments, None, &e))
                 }

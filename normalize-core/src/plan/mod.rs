@@ -11,7 +11,7 @@
 mod compile;
 mod error;
 mod locate;
-mod reference;
+pub(crate) mod reference;
 mod types;
 
 pub use error::SchemaError;

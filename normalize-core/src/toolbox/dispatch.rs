@@ -90,16 +90,22 @@ impl<C: ?Sized> Toolbox<C> {
                 .check_size(text.len())
                 .map_err(|e| SyntaxError::limit(SyntaxKind::Arguments, &e))?;
         }
-        let mut arguments = call.arguments.into_value(self.options.max_depth)?;
+        let (mut arguments, may_need_repair) = call
+            .arguments
+            .into_value_inspected(self.options.max_depth)?;
         // Resolve.
         let tool = self
             .find(&call.name)
             .ok_or_else(|| UnknownTool::new(&call.name, self.names()))?;
         // Normalize (RT-TOOL-8): repairs only, never rejects, but stops at
         // the depth bound.
-        let report = tool
-            .normalize(&mut arguments, &self.options)
-            .map_err(|e| invalid(tool, limit_crossed(&e)))?;
+        // Text whose scan proved no repair can apply is not walked.
+        let report = if may_need_repair {
+            tool.normalize(&mut arguments, &self.options)
+                .map_err(|e| invalid(tool, limit_crossed(&e)))?
+        } else {
+            Report::default()
+        };
         for record in repair_records(&tool.name, &report) {
             observe::emit(self.observer.as_deref(), &record);
         }
