@@ -22,6 +22,13 @@ pub struct Options {
     /// Deepest nesting of arrays and objects normalization walks, counting
     /// what JSON-decoded strings add (default 128, serde_json's own parsing
     /// limit).
+    ///
+    /// The walk recurses once per level, so raising the bound raises the
+    /// stack a call may need: about 400 bytes a level in a release build
+    /// (2.3 KB in a debug build). The default fits any thread's stack; a
+    /// bound in the thousands needs a thread with a larger stack (the
+    /// command-line tool runs on one) — a 2 MiB async worker overflows
+    /// around 4,000 levels of JSON nested inside strings.
     pub max_depth: usize,
     /// Largest arguments text accepted by the entry points that parse text
     /// (`from_model`, the tool registry, the command-line tool), in bytes
