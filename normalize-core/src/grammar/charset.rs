@@ -126,6 +126,32 @@ impl CharSet {
     }
 
     /// The members, one by one (for small sets such as control characters).
+    /// The set as a bracketed character class (`[a-z]`, or `[^...]` when the
+    /// complement is shorter), each bound written by `write_char`: GBNF and
+    /// Lark share the shape and differ only in how a character is escaped.
+    pub(crate) fn class_text(&self, write_char: impl Fn(u32) -> String) -> String {
+        let ranges = |set: &CharSet| {
+            let mut out = String::new();
+            for &(lo, hi) in set.ranges() {
+                out.push_str(&write_char(lo));
+                if hi > lo {
+                    if hi > lo + 1 {
+                        out.push('-');
+                    }
+                    out.push_str(&write_char(hi));
+                }
+            }
+            out
+        };
+        let positive = ranges(self);
+        let complement = ranges(&self.complement());
+        if !complement.is_empty() && complement.len() < positive.len() {
+            format!("[^{complement}]")
+        } else {
+            format!("[{positive}]")
+        }
+    }
+
     pub(crate) fn chars(&self) -> impl Iterator<Item = char> + '_ {
         self.ranges
             .iter()

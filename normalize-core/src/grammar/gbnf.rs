@@ -139,25 +139,5 @@ fn class_char(c: u32) -> String {
 
 /// A character class, printed as a negated class when that is shorter.
 fn class(set: &CharSet) -> String {
-    let positive = ranges(set);
-    let complement = ranges(&set.complement());
-    if !complement.is_empty() && complement.len() < positive.len() {
-        format!("[^{complement}]")
-    } else {
-        format!("[{positive}]")
-    }
-}
-
-fn ranges(set: &CharSet) -> String {
-    let mut out = String::new();
-    for &(lo, hi) in set.ranges() {
-        out.push_str(&class_char(lo));
-        if hi > lo {
-            if hi > lo + 1 {
-                out.push('-');
-            }
-            out.push_str(&class_char(hi));
-        }
-    }
-    out
+    set.class_text(class_char)
 }

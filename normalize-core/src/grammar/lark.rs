@@ -193,28 +193,8 @@ fn class_char(c: u32) -> String {
 }
 
 fn class(set: &CharSet) -> String {
-    if let Some(c) = set.as_single() {
-        return regex_char(c);
+    match set.as_single() {
+        Some(c) => regex_char(c),
+        None => set.class_text(class_char),
     }
-    let positive = ranges(set);
-    let complement = ranges(&set.complement());
-    if !complement.is_empty() && complement.len() < positive.len() {
-        format!("[^{complement}]")
-    } else {
-        format!("[{positive}]")
-    }
-}
-
-fn ranges(set: &CharSet) -> String {
-    let mut out = String::new();
-    for &(lo, hi) in set.ranges() {
-        out.push_str(&class_char(lo));
-        if hi > lo {
-            if hi > lo + 1 {
-                out.push('-');
-            }
-            out.push_str(&class_char(hi));
-        }
-    }
-    out
 }
