@@ -283,10 +283,8 @@ impl<'r> Repairer<'r> {
         path: &Path<'_>,
         depth: usize,
     ) -> Result<(), NormalizeError> {
-        if let Value::String(_) = value {
-            if !self.decode_json(value, plan.declared(loc), path, depth)? {
-                return self.decode_references(value, path);
-            }
+        if !self.repair_string(value, plan.declared(loc), path, depth)? {
+            return Ok(());
         }
         match value {
             Value::Array(_) | Value::Object(_) => {
@@ -311,6 +309,31 @@ impl<'r> Repairer<'r> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Both repairs for a value at a location declaring `declared`: a
+    /// string holding JSON of a declared container shape is decoded,
+    /// any other string has its references decoded. Returns whether the
+    /// value (now) is something to walk into, i.e. not a string leaf.
+    ///
+    /// # Errors
+    ///
+    /// As [`Repairer::decode_json`] and [`Repairer::decode_references`].
+    pub fn repair_string(
+        &mut self,
+        value: &mut Value,
+        declared: TypeSet,
+        path: &Path<'_>,
+        depth: usize,
+    ) -> Result<bool, NormalizeError> {
+        if !matches!(value, Value::String(_)) {
+            return Ok(true);
+        }
+        if self.decode_json(value, declared, path, depth)? {
+            return Ok(true);
+        }
+        self.decode_references(value, path)?;
+        Ok(false)
     }
 
     /// Replaces a string with the array or object it encodes when `declared`

@@ -37,24 +37,6 @@ pub fn any(
     Ok(())
 }
 
-/// Decodes a string holding JSON of the `shape` declared here; otherwise
-/// decodes its references. Returns whether the value still needs walking.
-fn decode_string(
-    repairer: &mut Repairer<'_>,
-    shape: JsonType,
-    value: &mut Value,
-    path: &Path<'_>,
-    depth: usize,
-) -> Result<bool, NormalizeError> {
-    if let Value::String(_) = value {
-        if !repairer.decode_json(value, TypeSet::only(shape), path, depth)? {
-            repairer.decode_references(value, path)?;
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
 /// A location declaring `object` with known members (a struct): `member`
 /// normalizes each member by its key; an array found here is walked like
 /// [`any`].
@@ -71,7 +53,7 @@ pub fn object(
         usize,
     ) -> Result<(), NormalizeError>,
 ) -> Result<(), NormalizeError> {
-    if !decode_string(repairer, JsonType::Object, value, path, depth)? {
+    if !repairer.repair_string(value, TypeSet::only(JsonType::Object), path, depth)? {
         return Ok(());
     }
     match value {
@@ -125,7 +107,7 @@ pub fn tuple(
         usize,
     ) -> Result<(), NormalizeError>,
 ) -> Result<(), NormalizeError> {
-    if !decode_string(repairer, JsonType::Array, value, path, depth)? {
+    if !repairer.repair_string(value, TypeSet::only(JsonType::Array), path, depth)? {
         return Ok(());
     }
     match value {
