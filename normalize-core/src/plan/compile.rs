@@ -2,10 +2,10 @@
 //! `$ref`s resolved, patterns compiled, declared types computed to a fixed
 //! point.
 
+use super::pattern::Pattern;
 use super::reference::{local_pointer, push_token};
 use super::types::JsonType;
 use super::{ArrayRules, Node, NodeId, ObjectRules, SchemaError, SchemaPlan, Sub, TypeSet};
-use regex::Regex;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, VecDeque};
 
@@ -181,13 +181,13 @@ impl<'s> Compiler<'s> {
                 return Err(keyword_type(at, "patternProperties", "an object", value));
             };
             for (pattern, schema) in props {
-                let regex = Regex::new(pattern).map_err(|e| SchemaError::Pattern {
+                let compiled = Pattern::new(pattern).map_err(|reason| SchemaError::Pattern {
                     at: at.to_owned(),
                     pattern: pattern.clone(),
-                    reason: e.to_string(),
+                    reason,
                 })?;
                 let sub = self.child(at, &["patternProperties", pattern], schema)?;
-                rules.patterns.push((regex, sub));
+                rules.patterns.push((compiled, sub));
             }
         }
         if let Some(schema) = additional {

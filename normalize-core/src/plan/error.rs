@@ -50,15 +50,16 @@ pub enum SchemaError {
         /// The reference as written.
         reference: String,
     },
-    /// A `patternProperties` key that is not a regular expression the plan
-    /// can run.
+    /// A `patternProperties` key that the validator does not accept as an
+    /// ECMA-262 regular expression (the plan matches keys with the
+    /// validator's own engine, so the two reject the same patterns).
     #[error("pattern `{pattern}` at `#{at}` does not compile: {reason}")]
     Pattern {
         /// The subschema holding `patternProperties`.
         at: String,
         /// The pattern as written.
         pattern: String,
-        /// The regex engine's explanation.
+        /// The validator builder's explanation.
         reason: String,
     },
 }

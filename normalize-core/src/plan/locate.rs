@@ -444,8 +444,8 @@ impl SchemaPlan {
         }
         let mut conj = Conj::new();
         let mut matched = false;
-        for (regex, sub) in &rules.patterns {
-            if regex.is_match(name) {
+        for (pattern, sub) in &rules.patterns {
+            if pattern.is_match(name) {
                 matched = true;
                 conj.and(Loc::from(*sub));
             }

@@ -11,6 +11,7 @@
 mod compile;
 mod error;
 mod locate;
+mod pattern;
 pub(crate) mod reference;
 mod types;
 
@@ -18,7 +19,7 @@ pub use error::SchemaError;
 pub use locate::{Bound, Loc};
 pub use types::{JsonType, TypeSet};
 
-use regex::Regex;
+use pattern::Pattern;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -99,7 +100,7 @@ impl Properties {
 #[derive(Debug, Default)]
 struct ObjectRules {
     properties: Properties,
-    patterns: Vec<(Regex, Sub)>,
+    patterns: Vec<(Pattern, Sub)>,
     additional: Option<Sub>,
 }
 
@@ -142,7 +143,8 @@ impl SchemaPlan {
     ///
     /// A [`SchemaError`] naming the first subschema that is not a schema, a
     /// keyword of the wrong type, a `$ref` that is not local or points at
-    /// nothing, or a pattern that does not compile.
+    /// nothing, or a `patternProperties` key the validator does not accept
+    /// as a pattern.
     pub fn compile(schema: &Value) -> Result<SchemaPlan, SchemaError> {
         compile::compile(schema)
     }
@@ -167,5 +169,7 @@ impl SchemaPlan {
     }
 }
 
+#[cfg(test)]
+mod pattern_tests;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,63 @@
+//! `patternProperties` keys are matched by the validator's engine; matching
+//! must keep the clean path free of allocations (after the first call on a
+//! thread has sized the engine's per-thread buffers).
+
+use normalize_core::Normalizer;
+use serde_json::json;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded unchanged to `System`; counting does not
+// touch the memory handed out.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn clean_pattern_members_allocate_nothing() {
+    let normalizer = Normalizer::compile(&json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "patternProperties": {
+            r"^\d+$": {"type": "array", "items": {"type": "string"}},
+            "^(?!x-)[a-z_]+$": {"type": "integer"},
+            "^x-": {"type": "string"}
+        },
+        "additionalProperties": {"type": "boolean"}
+    }))
+    .unwrap();
+    let mut args = json!({
+        "name": "plain",
+        "3": ["a", "b"],
+        "\u{663}": true,
+        "count_of_things": 4,
+        "x-trace-identifier": "abc",
+        "UPPER": false
+    });
+    // Warm-up: sizes the per-thread buffers the matcher lends names through.
+    normalizer.normalize(&mut args).unwrap();
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    for _ in 0..100 {
+        let report = normalizer.normalize(&mut args).unwrap();
+        assert!(report.repairs.is_empty());
+    }
+    let allocations = ALLOCATIONS.load(Ordering::SeqCst) - before;
+    assert_eq!(allocations, 0, "clean pattern members allocated");
+}
