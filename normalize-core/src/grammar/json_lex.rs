@@ -104,6 +104,98 @@ fn encode(decoded: &Lex) -> Lex {
     }
 }
 
+/// The longest declared name [`key_except`] keeps extra member names apart
+/// from. The lexeme nests one level per character of a name, and every
+/// consumer (printers, engines) walks that nesting recursively, so a longer
+/// name is left to the validator (and reported) rather than risk the stack.
+pub(crate) const MAX_EXCLUDED_NAME: usize = 128;
+
+/// A JSON object key, written the way `serde_json` writes it, whose value is
+/// none of `names` (each at most [`MAX_EXCLUDED_NAME`] characters): the name
+/// of an extra member of an open object, which must not reuse a declared
+/// name with another schema.
+///
+/// Writing keys in one canonical form is what makes the exclusion exact: a
+/// key has exactly one text, so excluding the texts of the declared names
+/// excludes their values (`"v\u0065nue"` is not a second way to write
+/// `venue`). The decoded-level language "any string but these" is the
+/// complement of the names' trie: at each trie node the key may end (unless
+/// a name ends there), continue into a child, or continue with any other
+/// character followed by anything.
+pub(crate) fn key_except(names: &[&str]) -> Lex {
+    let names: Vec<Vec<char>> = names.iter().map(|n| n.chars().collect()).collect();
+    let suffixes: Vec<&[char]> = names.iter().map(Vec::as_slice).collect();
+    let anything = Lex::repeat(canonical_char(&CharSet::any()), 0, None);
+    Lex::seq([
+        Lex::lit("\""),
+        none_of(&suffixes, &anything),
+        Lex::lit("\""),
+    ])
+}
+
+/// Decoded strings (written canonically) that are none of `suffixes`.
+fn none_of(suffixes: &[&[char]], anything: &Lex) -> Lex {
+    let mut children: std::collections::BTreeMap<char, Vec<&[char]>> = Default::default();
+    let mut ends_here = false;
+    for suffix in suffixes {
+        match suffix.split_first() {
+            None => ends_here = true,
+            Some((first, rest)) => children.entry(*first).or_default().push(rest),
+        }
+    }
+    let mut branches = Vec::with_capacity(children.len() + 2);
+    if !ends_here {
+        branches.push(Lex::empty());
+    }
+    let taken = CharSet::from_ranges(children.keys().map(|&c| (c as u32, c as u32)));
+    for (c, rest) in &children {
+        branches.push(Lex::seq([
+            Lex::lit(escape_text(&c.to_string())),
+            none_of(rest, anything),
+        ]));
+    }
+    branches.push(Lex::seq([
+        canonical_char(&CharSet::any().minus(&taken)),
+        anything.clone(),
+    ]));
+    Lex::alt(branches)
+}
+
+/// One character of `set` as `serde_json` writes it inside a string. The
+/// full set of escaped characters gets a compact form (`\"`, `\\`, the five
+/// short escapes, `\u00xx` for the other controls); a partial set lists its
+/// escapes.
+fn canonical_char(set: &CharSet) -> Lex {
+    let plain = Lex::class(set.intersect(&unescaped()));
+    let special = set.minus(&unescaped());
+    if special == unescaped().complement() {
+        let hex = |chars: &str| {
+            Lex::class(CharSet::from_ranges(
+                chars.chars().map(|c| (c as u32, c as u32)),
+            ))
+        };
+        let escape = Lex::seq([
+            Lex::lit("\\"),
+            Lex::alt([
+                hex("\"\\bfnrt"),
+                Lex::seq([
+                    Lex::lit("u00"),
+                    Lex::alt([
+                        Lex::seq([Lex::lit("0"), hex("01234567bef")]),
+                        Lex::seq([Lex::lit("1"), hex("0123456789abcdef")]),
+                    ]),
+                ]),
+            ]),
+        ]);
+        Lex::alt([plain, escape])
+    } else {
+        let escapes = special
+            .chars()
+            .map(|c| Lex::lit(escape_text(&c.to_string())));
+        Lex::alt(std::iter::once(plain).chain(escapes))
+    }
+}
+
 /// The inside of a JSON string literal for `text`, escaped as `serde_json`
 /// escapes it.
 pub(crate) fn escape_text(text: &str) -> String {

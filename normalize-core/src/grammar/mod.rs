@@ -22,7 +22,11 @@
 //! - **Members in schema order**: required and optional properties in the
 //!   order of `properties` (optional ones may be absent); when the object is
 //!   open (`additionalProperties` absent, `true` or a schema), extra members
-//!   follow the declared ones. `additionalProperties: false` closes it.
+//!   follow the declared ones, under names that are none of the declared
+//!   ones (so an extra member never carries a declared name with another
+//!   schema); beside declared names, an extra member's name is written as
+//!   `serde_json` writes it, which makes that exclusion exact.
+//!   `additionalProperties: false` closes it.
 //! - **Integers** (`type: integer`) are written without fraction or exponent.
 //! - **`enum`/`const`** values are their exact minified JSON text.
 //! - **Strings** accept every RFC 8259 escape; a string under an enforced

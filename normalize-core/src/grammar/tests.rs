@@ -63,3 +63,125 @@ fn unsatisfiable_parts_are_pruned() {
         "root ::= \"{\" \"\\\"a\\\"\" \":\" \"null\" \"}\"\n"
     );
 }
+
+#[test]
+fn extra_member_names_exclude_the_declared_ones() {
+    // Open object: extra members follow the declared ones, through a rule
+    // of their own whose name lexeme excludes `a` and `ab`.
+    let grammar = Grammar::from_schema(&json!({
+        "type": "object",
+        "properties": {"a": {"type": "null"}, "ab": {"type": "null"}},
+        "additionalProperties": {"type": "boolean"}
+    }))
+    .unwrap();
+    let lark = grammar.lark();
+    assert!(
+        lark.contains(r#"object_extra: object_extra_name ":" ("true" | "false")"#),
+        "{lark}"
+    );
+    assert!(lark.contains("object_extra_name: STRING_1\n"), "{lark}");
+    assert!(grammar.not_enforced().is_empty());
+    // A map keeps admitting any name, written any way.
+    let grammar = Grammar::from_schema(&json!({
+        "type": "object",
+        "additionalProperties": {"type": "boolean"}
+    }))
+    .unwrap();
+    assert!(
+        grammar.lark().contains(r#"("," STRING ":""#),
+        "{}",
+        grammar.lark()
+    );
+}
+
+#[test]
+fn excluded_names_are_exact_at_the_character_level() {
+    use super::ir::Lex;
+    // The key lexeme as a regex over the written text, checked on the text
+    // of names around the excluded ones.
+    fn matches(lex: &Lex, text: &str) -> bool {
+        fn ends(lex: &Lex, text: &str, from: usize, out: &mut Vec<usize>) {
+            let rest = &text[from..];
+            match lex {
+                Lex::Lit(l) => {
+                    if rest.starts_with(l.as_str()) {
+                        out.push(from + l.len());
+                    }
+                }
+                Lex::Class(set) => {
+                    if let Some(c) = rest.chars().next() {
+                        if set
+                            .ranges()
+                            .iter()
+                            .any(|&(lo, hi)| (lo..=hi).contains(&(c as u32)))
+                        {
+                            out.push(from + c.len_utf8());
+                        }
+                    }
+                }
+                Lex::Seq(parts) => {
+                    let mut at = vec![from];
+                    for part in parts {
+                        let mut next = Vec::new();
+                        for &p in &at {
+                            ends(part, text, p, &mut next);
+                        }
+                        next.sort_unstable();
+                        next.dedup();
+                        at = next;
+                    }
+                    out.extend(at);
+                }
+                Lex::Alt(branches) => branches.iter().for_each(|b| ends(b, text, from, out)),
+                Lex::Repeat(item, min, max) => {
+                    // Breadth-first over repetitions; past `min`, a position
+                    // already reached adds nothing new.
+                    let mut frontier = vec![from];
+                    let mut reached = std::collections::HashSet::new();
+                    for count in 0..=text.len() + *min as usize + 1 {
+                        if count >= *min as usize {
+                            frontier.retain(|p| reached.insert(*p));
+                            out.extend(&frontier);
+                        }
+                        if frontier.is_empty() || max.is_some_and(|m| count >= m as usize) {
+                            break;
+                        }
+                        let mut next = Vec::new();
+                        for &p in &frontier {
+                            ends(item, text, p, &mut next);
+                        }
+                        next.sort_unstable();
+                        next.dedup();
+                        frontier = next;
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        ends(lex, text, 0, &mut out);
+        out.contains(&text.len())
+    }
+    let lex = json_lex::key_except(&["venue", "ven", "\"q\u{1}"]);
+    let written = |name: &str| serde_json::to_string(name).unwrap();
+    for name in ["venue", "ven", "\"q\u{1}"] {
+        assert!(!matches(&lex, &written(name)), "{name:?} must be excluded");
+    }
+    for name in [
+        "",
+        "v",
+        "ve",
+        "venu",
+        "venues",
+        "vent",
+        "xvenue",
+        "\"q",
+        "\"q\u{1}x",
+        "é\n\u{1f}",
+    ] {
+        assert!(matches(&lex, &written(name)), "{name:?} must be admitted");
+    }
+    // One canonical spelling: an escape serde_json would not write is not
+    // admitted, so no declared name sneaks in spelled another way.
+    assert!(!matches(&lex, r#""v\u0065nue""#));
+    assert!(!matches(&lex, r#""a\/b""#));
+}

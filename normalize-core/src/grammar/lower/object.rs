@@ -1,6 +1,7 @@
 //! Objects: declared members in schema order (optional ones may be absent),
 //! extra members after them when the object is open, commas only between
-//! members.
+//! members. Extra members never reuse a declared name: their names are
+//! written canonically and exclude the declared ones.
 
 use super::{Lowering, child};
 use crate::grammar::error::GrammarError;
@@ -54,21 +55,22 @@ impl<'s> Lowering<'s, '_> {
                 (!value.is_never()).then_some(value)
             }
         };
-        if extra_value.is_some() && properties.is_some_and(|p| !p.is_empty()) {
-            self.note(
-                pointer,
-                "additionalProperties",
-                "extra members are produced only after the declared ones, and their names are \
-                 not kept apart from the declared names",
-            );
+        // An extra member must not reuse a declared name (with the extra
+        // schema instead of the declared one): every name in `properties`
+        // (even one whose schema is `false`) and in `required`.
+        let mut declared: Vec<&str> = properties
+            .into_iter()
+            .flatten()
+            .map(|(key, _)| key.as_str())
+            .collect();
+        for name in &required {
+            if !declared.contains(name) {
+                declared.push(name);
+            }
         }
-        let extra = extra_value.clone().map(|value| {
-            Expr::seq([
-                Expr::token(json_lex::string(0, None)),
-                Expr::lit(":"),
-                value,
-            ])
-        });
+        let extra = extra_value
+            .as_ref()
+            .map(|value| self.extra_member(pointer, &declared, value.clone()));
 
         let at = child(pointer, "properties");
         let mut members: Vec<(Expr, bool)> = Vec::new();
@@ -99,6 +101,52 @@ impl<'s> Lowering<'s, '_> {
         };
         self.builder.rules.define(id, body);
         Ok(Expr::Rule(id))
+    }
+
+    /// `"name":value` for an extra member of an open object. Beside declared
+    /// members it is a rule of its own (the member list uses it twice, and
+    /// its name lexeme is not small); its name is written
+    /// canonically and is none of the `declared` names; a declared name too
+    /// long to exclude is reported.
+    fn extra_member(&mut self, pointer: &str, declared: &[&str], value: Expr) -> Expr {
+        let (excluded, too_long): (Vec<&str>, Vec<&str>) = declared
+            .iter()
+            .partition(|name| name.chars().count() <= json_lex::MAX_EXCLUDED_NAME);
+        if !too_long.is_empty() {
+            self.note(
+                pointer,
+                "additionalProperties",
+                format!(
+                    "extra member names are not kept apart from declared names longer than {} \
+                     characters",
+                    json_lex::MAX_EXCLUDED_NAME
+                ),
+            );
+        }
+        if excluded.is_empty() {
+            // A map: any name, inline as any other member.
+            return Expr::seq([
+                Expr::token(json_lex::string(0, None)),
+                Expr::lit(":"),
+                value,
+            ]);
+        }
+        // The name is a rule of its own, made of the one lexeme: GBNF has no
+        // lexer, and a GBNF consumer that builds one (llguidance's GBNF
+        // import) turns a rule of characters only into a single lexeme, as
+        // the Lark output has it. Inline, its characters would be lexed one
+        // by one against the declared names' literals and lose (`"ven"`
+        // read as the start of `"venue"`).
+        let object = self.rule_name(pointer, "object");
+        let name = self.builder.rules.reserve(format!("{object}-extra-name"));
+        self.builder
+            .rules
+            .define(name, Expr::token(json_lex::key_except(&excluded)));
+        let id = self.builder.rules.reserve(format!("{object}-extra"));
+        self.builder
+            .rules
+            .define(id, Expr::seq([Expr::Rule(name), Expr::lit(":"), value]));
+        Expr::Rule(id)
     }
 
     /// The members between `{` and `}`: declared ones in schema order
