@@ -185,3 +185,29 @@ fn excluded_names_are_exact_at_the_character_level() {
     assert!(!matches(&lex, r#""v\u0065nue""#));
     assert!(!matches(&lex, r#""a\/b""#));
 }
+
+#[test]
+fn declared_names_too_long_to_exclude_are_reported() {
+    let long = "n".repeat(json_lex::MAX_EXCLUDED_NAME + 1);
+    let grammar = Grammar::from_schema(&json!({
+        "type": "object",
+        "properties": {long.clone(): {"type": "null"}, "short": {"type": "null"}}
+    }))
+    .unwrap();
+    let report = grammar.not_enforced();
+    assert_eq!(report.len(), 1, "{report:?}");
+    assert_eq!(
+        (report[0].pointer.as_str(), report[0].keyword.as_str()),
+        ("", "additionalProperties")
+    );
+    assert!(report[0].reason.contains("longer than 128"), "{report:?}");
+    // The short name is still kept apart.
+    assert!(grammar.lark().contains("object_extra_name"));
+    let at_limit = "n".repeat(json_lex::MAX_EXCLUDED_NAME);
+    let grammar = Grammar::from_schema(&json!({
+        "type": "object",
+        "properties": {at_limit: {"type": "null"}}
+    }))
+    .unwrap();
+    assert!(grammar.not_enforced().is_empty());
+}
