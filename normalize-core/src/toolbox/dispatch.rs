@@ -110,13 +110,22 @@ impl<C: ?Sized> Toolbox<C> {
             observe::emit(self.observer.as_deref(), &record);
         }
         // Validate against the exported schema, then (strict dialect) turn
-        // the strict shape back into the declared one.
+        // the strict shape back into the declared one and validate that
+        // against the declared schema too: strict mode changes what the
+        // model is shown, never what is enforced (`minLength`, `pattern`
+        // and the other keywords strict mode cannot show still hold, and
+        // their rejections name the declared shape's pointers).
         tool.validator
             .validate(&arguments)
             .map_err(|v| invalid(tool, v))?;
         if let Some(strict) = &tool.strict {
             strict
                 .restore(&mut arguments)
+                .map_err(|v| invalid(tool, v))?;
+        }
+        if let Some(declared) = &tool.declared_validator {
+            declared
+                .validate(&arguments)
                 .map_err(|v| invalid(tool, v))?;
         }
         let typed = tool

@@ -67,7 +67,9 @@ pub(crate) struct Tool {
     pub(crate) validator: ValidatorRef,
     /// The strict transform, in the strict dialect (to restore calls).
     pub(crate) strict: Option<StrictSchema>,
-    /// Validates approved calls (the body's shape): the declared schema.
+    /// The declared schema's validator, where it differs from `validator`
+    /// (strict dialect): every call, restored to the body's shape, and
+    /// every approved call is checked against it.
     pub(crate) declared_validator: Option<ValidatorRef>,
     pub(crate) body: Box<dyn Body>,
 }

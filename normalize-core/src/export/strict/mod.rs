@@ -13,15 +13,32 @@
 //!   (`"type": [T, "null"]`, or `anyOf: [S, {"type": "null"}]` for a
 //!   `$ref`, union or `const`). A call's `null` there means *absent*:
 //!   [`StrictSchema::restore`] removes it before the body sees the value.
+//!   Where the declared property itself admits `null` (an `Option` field)
+//!   and declares no other default, `null` is kept: it is what serde
+//!   writes for `None`, and the declared schema accepts it.
 //! - **A `$ref` stands alone**: a reference with sibling keywords (a
-//!   field's `description` beside it) is replaced by the definition it
-//!   names, inlined, with the siblings winning over the definition's own
-//!   keywords. Inside its own definition (recursion), a reference is kept
-//!   alone instead and its siblings are listed as removed.
+//!   field's `description` beside it, or an internally tagged newtype
+//!   variant's tag `properties`) is replaced by the definition it names,
+//!   inlined and composed with the siblings (both must hold: `properties`
+//!   and `required` are merged, annotations of the siblings win). Inside
+//!   its own definition (recursion), a reference is kept alone instead and
+//!   its siblings are listed as removed. References are URI fragments:
+//!   `#/$defs/Tag%20Args` names the definition `Tag Args` (percent-decoding,
+//!   then RFC 6901 unescaping).
+//! - **Composed objects are distributed**: an object with `properties` and
+//!   a union (a flattened enum: `properties` beside `oneOf`), or an
+//!   `allOf`, would be unsatisfiable once every object is closed, since the
+//!   outer object and each branch would refuse each other's members. Its
+//!   members are merged into each branch instead (`anyOf: [P ∧ B1, P ∧ B2]`,
+//!   one merged object per combination of branches), and each merged object
+//!   is closed ([`Change::Distributed`]). `unevaluatedProperties: false`,
+//!   which closes a composed object, becomes `additionalProperties: false`
+//!   on each merged object.
 //! - **Only `anyOf` composes**: `oneOf` becomes `anyOf` (listed; schemars'
-//!   tagged unions do not overlap, so the meaning is kept); `allOf`, `not`,
-//!   `if`/`then`/`else` cannot be kept and make the tool unrepresentable
-//!   (`not` and the conditionals are removed and listed instead).
+//!   tagged unions do not overlap, and a call is restored along the first
+//!   branch it validates against, as serde tries untagged variants in
+//!   order); `allOf` is merged as above when its parts agree, else the tool
+//!   is unrepresentable; `not` and `if`/`then`/`else` are removed and listed.
 //! - **Unsupported keywords are removed and listed**: `minLength`,
 //!   `maxLength`, `patternProperties`, `unevaluatedProperties`,
 //!   `propertyNames`, `minProperties`, `maxProperties`, `unevaluatedItems`,
@@ -30,10 +47,12 @@
 //!   `$schema`, `$id`, `$comment`, and any `format` outside the documented
 //!   ones (`date-time`, `time`, `date`, `duration`, `email`, `hostname`,
 //!   `ipv4`, `ipv6`, `uuid`), which drops schemars' `int32`, `uint64`, ... .
-//!   A removed keyword is no longer checked: the strict schema is the one
-//!   calls are validated against (see [`StrictSchema::changes`] for what
-//!   the tool body must now check itself).
+//!   A removed keyword is no longer shown to the model, but it is still
+//!   enforced: the toolbox validates each call against the strict schema,
+//!   restores it, and validates the result against the declared schema
+//!   (strict changes what is shown, never what is enforced).
 //! - **Maps cannot be strict** (an object whose keys are not declared). A
+//!   map at the root has no strict form ([`StrictError::RootIsMap`]). A
 //!   map `{"type": "object", "additionalProperties": S}` is represented as
 //!   an array of `{"key": string, "value": S}` pairs; [`StrictSchema::restore`]
 //!   turns the pairs back into the map (a repeated key is an invalid
@@ -41,10 +60,13 @@
 //!   `{"type": "object"}` with no properties) and tuples (`prefixItems`)
 //!   cannot be represented: [`StrictError::Unrepresentable`].
 
+mod branches;
+mod compose;
 mod restore;
 mod transform;
 
 use crate::validate::Violations;
+use branches::Branches;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -108,6 +130,13 @@ pub enum StrictError {
     /// Strict mode needs an object at the root.
     #[error("the root schema must be an object for strict mode")]
     RootNotObject,
+    /// The root is a map (an object whose keys are not declared): its
+    /// strict form would be an array of key/value pairs, and strict mode
+    /// needs an object with declared properties at the root.
+    #[error(
+        "the root schema is a map (keys not declared); strict mode needs an object with declared properties at the root"
+    )]
+    RootIsMap,
     /// Something in the schema has no strict-mode form.
     #[error("cannot be made strict at `{pointer}`: {reason}")]
     Unrepresentable {
@@ -116,13 +145,21 @@ pub enum StrictError {
         /// What is there.
         reason: String,
     },
+    /// The strict schema could not be compiled for restoring calls (a
+    /// schema the validator refuses).
+    #[error("the strict schema cannot be compiled: {message}")]
+    Invalid {
+        /// What the validator builder reported.
+        message: String,
+    },
 }
 
 /// One difference between the original schema and the strict one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StrictChange {
     /// JSON pointer into the original schema (inside an inlined
-    /// definition, the path through the site that referenced it).
+    /// definition, the path through the site that referenced it; inside a
+    /// distributed composition, the path of the composed object).
     pub pointer: String,
     /// What changed there.
     #[serde(flatten)]
@@ -134,7 +171,8 @@ pub struct StrictChange {
 #[serde(tag = "change", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Change {
-    /// An unsupported keyword was removed; it is no longer enforced.
+    /// An unsupported keyword was removed from what the model is shown
+    /// (the declared schema still enforces it).
     Removed {
         /// The keyword.
         keyword: String,
@@ -150,6 +188,21 @@ pub enum Change {
     OneOfAsAnyOf,
     /// A map became an array of key/value pairs.
     MapAsPairs,
+    /// A composed object (`properties` beside a union, or `allOf`) became a
+    /// union of closed objects, its members merged into each branch.
+    Distributed {
+        /// How many merged objects the union has.
+        branches: usize,
+    },
+}
+
+/// A property that strict mode makes required: what its `null` means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Optional {
+    name: String,
+    /// `null` stands for absence (removed by restore); otherwise `null` is
+    /// a value the declared property accepts and is kept.
+    null_is_absent: bool,
 }
 
 /// A schema transformed for strict mode, with what the transform changed
@@ -159,10 +212,13 @@ pub struct StrictSchema {
     schema: Value,
     changes: Vec<StrictChange>,
     /// Object nodes (pointer into the strict schema) and their properties
-    /// that were optional: `null` there means absent.
-    optional: HashMap<String, Vec<String>>,
+    /// that were optional.
+    optional: HashMap<String, Vec<Optional>>,
     /// Array nodes (pointer into the strict schema) that stand for maps.
     maps: HashSet<String>,
+    /// A validator per `anyOf` branch of the strict schema, to restore a
+    /// call along the branch it validated against.
+    branches: Branches,
 }
 
 impl StrictSchema {
@@ -170,23 +226,35 @@ impl StrictSchema {
     ///
     /// # Errors
     ///
-    /// [`StrictError`] when the root is not an object or something in the
-    /// schema has no strict form.
+    /// [`StrictError`] when the root is not an object (or is a map) or
+    /// something in the schema has no strict form.
     pub fn new(schema: &Value) -> Result<StrictSchema, StrictError> {
         let root_is_object = schema.as_object().is_some_and(|m| {
-            declares_object(m) && !m.contains_key("anyOf") && !m.contains_key("oneOf")
+            declares_object(m)
+                && !["anyOf", "oneOf", "allOf"]
+                    .iter()
+                    .any(|k| m.contains_key(*k))
         });
         if !root_is_object {
             return Err(StrictError::RootNotObject);
         }
         let mut t = Transform::new(schema);
         let mut strict = t.node(schema, "", "")?;
+        if strict.get("type").and_then(Value::as_str) != Some("object") {
+            return Err(if t.maps.contains("") {
+                StrictError::RootIsMap
+            } else {
+                StrictError::RootNotObject
+            });
+        }
         prune_definitions(&mut strict);
+        let branches = Branches::compile(&strict)?;
         Ok(StrictSchema {
             schema: strict,
             changes: t.changes,
             optional: t.optional,
             maps: t.maps,
+            branches,
         })
     }
 
@@ -212,7 +280,9 @@ impl StrictSchema {
 
     /// Turns arguments valid under the strict schema back into the shape
     /// the tool declared: `null` for an originally optional property is
-    /// removed (absent), key/value pair arrays become maps.
+    /// removed (absent) unless the property itself admits `null`, key/value
+    /// pair arrays become maps, and each union is restored along the first
+    /// branch the value validates against.
     ///
     /// # Errors
     ///
@@ -229,4 +299,48 @@ impl StrictSchema {
             Err(Violations(violations))
         }
     }
+
+    /// The inverse of [`StrictSchema::restore`]: a value in the declared
+    /// shape written in strict form (absent optional properties as `null`,
+    /// maps as key/value pairs, each union along the first branch whose
+    /// strict form validates). Use it to show a model strict examples, or
+    /// to replay logged calls against a strict tool.
+    ///
+    /// A value valid under the declared schema becomes one valid under the
+    /// strict schema that restores to it (except that an absent property
+    /// whose own schema admits `null` comes back as `null`). Anything else
+    /// is encoded as far as it fits, and the strict schema rejects it.
+    pub fn encode(&self, value: &Value) -> Value {
+        self.encode_at("", value, 0)
+    }
+}
+
+/// The JSON pointer (RFC 6901, still `~`-escaped) a local reference names:
+/// `#/$defs/Tag%20Args` is `/$defs/Tag Args`. A reference is a URI, so its
+/// fragment is percent-decoded first. `None` for a reference that is not
+/// local or not valid UTF-8 once decoded.
+pub(crate) fn ref_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if !fragment.contains('%') {
+        return Some(fragment.to_owned());
+    }
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = fragment.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Decodes one `~`-escaped pointer token (`~1` is `/`, `~0` is `~`).
+pub(crate) fn unescape_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
 }

@@ -1,10 +1,16 @@
 //! The way back: arguments valid under the strict schema turned into the
-//! shape the tool declared (optional `null` removed, pairs made maps).
+//! shape the tool declared (optional `null` removed, pairs made maps), and
+//! its inverse, a declared value written in strict form.
+//!
+//! Both walk the strict schema beside the value. At a union they follow
+//! the branch the value validates against (checked by that branch's own
+//! validator, never guessed from the value's shape), so a map inside the
+//! second variant of an enum is restored like one inside the first.
 
-use super::{MAX_REF_HOPS, StrictSchema};
+use super::{MAX_REF_HOPS, StrictSchema, ref_pointer};
 use crate::path::write_token;
 use crate::validate::Violation;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 impl StrictSchema {
     pub(super) fn restore_at(
@@ -20,19 +26,17 @@ impl StrictSchema {
         };
         if let Some(Value::String(reference)) = node.get("$ref") {
             if hops < MAX_REF_HOPS {
-                if let Some(target) = reference.strip_prefix('#') {
-                    self.restore_at(target, value, value_at, violations, hops + 1);
+                if let Some(target) = ref_pointer(reference) {
+                    self.restore_at(&target, value, value_at, violations, hops + 1);
                 }
             }
             return;
         }
-        if let Some(Value::Array(branches)) = node.get("anyOf") {
+        if node.contains_key("anyOf") {
             if value.is_null() {
                 return;
             }
-            let chosen = (0..branches.len())
-                .find(|&i| self.admits(&format!("{node_at}/anyOf/{i}"), value, 0));
-            if let Some(i) = chosen {
+            if let Some(i) = self.branches.first_valid(node_at, value) {
                 self.restore_at(
                     &format!("{node_at}/anyOf/{i}"),
                     value,
@@ -82,7 +86,9 @@ impl StrictSchema {
         match value {
             Value::Object(members) => {
                 if let Some(optional) = self.optional.get(node_at) {
-                    members.retain(|k, v| !(v.is_null() && optional.iter().any(|o| o == k)));
+                    members.retain(|k, v| {
+                        !(v.is_null() && optional.iter().any(|o| o.null_is_absent && o.name == *k))
+                    });
                 }
                 if node.get("properties").is_some_and(Value::is_object) {
                     for (key, member) in members.iter_mut() {
@@ -109,64 +115,78 @@ impl StrictSchema {
         }
     }
 
-    /// Whether the branch at `node_at` can hold `value`: its type admits the
-    /// value's shape and none of its `const`/`enum` properties (a union's
-    /// tag) contradicts the value.
-    fn admits(&self, node_at: &str, value: &Value, hops: usize) -> bool {
+    /// `value` (declared shape) written in the strict form of the node at
+    /// `node_at`.
+    pub(super) fn encode_at(&self, node_at: &str, value: &Value, hops: usize) -> Value {
         let Some(node) = self.schema.pointer(node_at).and_then(Value::as_object) else {
-            return true;
+            return value.clone();
         };
         if let Some(Value::String(reference)) = node.get("$ref") {
-            return match reference.strip_prefix('#') {
-                Some(target) if hops < MAX_REF_HOPS => self.admits(target, value, hops + 1),
-                _ => true,
+            return match ref_pointer(reference) {
+                Some(target) if hops < MAX_REF_HOPS => self.encode_at(&target, value, hops + 1),
+                _ => value.clone(),
             };
         }
         if let Some(Value::Array(branches)) = node.get("anyOf") {
-            return (0..branches.len())
-                .any(|i| self.admits(&format!("{node_at}/anyOf/{i}"), value, hops + 1));
-        }
-        if let Some(allowed) = node.get("enum").and_then(Value::as_array) {
-            return allowed.contains(value);
-        }
-        if let Some(constant) = node.get("const") {
-            return constant == value;
-        }
-        if let Some(types) = node.get("type") {
-            let names: Vec<&str> = match types {
-                Value::String(t) => vec![t.as_str()],
-                Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
-                _ => Vec::new(),
-            };
-            let fits = names.iter().any(|t| match (*t, value) {
-                ("null", Value::Null)
-                | ("boolean", Value::Bool(_))
-                | ("string", Value::String(_)) => true,
-                ("object", Value::Object(_))
-                | ("array", Value::Array(_))
-                | ("number", Value::Number(_)) => true,
-                ("integer", Value::Number(n)) => n.is_i64() || n.is_u64(),
-                _ => false,
-            });
-            if !fits {
-                return false;
+            if value.is_null() {
+                return Value::Null;
             }
+            // The first branch whose strict form of the value validates:
+            // the branch restore will choose for that strict form.
+            let mut first = None;
+            for i in 0..branches.len() {
+                let encoded = self.encode_at(&format!("{node_at}/anyOf/{i}"), value, hops + 1);
+                if self.branches.accepts(node_at, i, &encoded) {
+                    return encoded;
+                }
+                first.get_or_insert(encoded);
+            }
+            return first.unwrap_or_else(|| value.clone());
         }
-        if let (Value::Object(members), Some(Value::Object(properties))) =
-            (value, node.get("properties"))
-        {
-            for (key, sub) in properties {
-                let tag = sub
-                    .get("const")
-                    .map(std::slice::from_ref)
-                    .or_else(|| sub.get("enum").and_then(Value::as_array).map(Vec::as_slice));
-                if let (Some(allowed), Some(member)) = (tag, members.get(key)) {
-                    if !allowed.contains(member) {
-                        return false;
+        if self.maps.contains(node_at) {
+            let Value::Object(map) = value else {
+                return value.clone();
+            };
+            let value_node = format!("{node_at}/items/properties/value");
+            return Value::Array(
+                map.iter()
+                    .map(|(key, item)| {
+                        json!({"key": key, "value": self.encode_at(&value_node, item, 0)})
+                    })
+                    .collect(),
+            );
+        }
+        match value {
+            Value::Object(members) => {
+                let has_properties = node.get("properties").is_some_and(Value::is_object);
+                let mut out = Map::new();
+                for (key, member) in members {
+                    let encoded = if has_properties {
+                        let mut child = format!("{node_at}/properties/");
+                        let _ = write_token(&mut child, key);
+                        self.encode_at(&child, member, 0)
+                    } else {
+                        member.clone()
+                    };
+                    out.insert(key.clone(), encoded);
+                }
+                for optional in self.optional.get(node_at).into_iter().flatten() {
+                    if !out.contains_key(&optional.name) {
+                        out.insert(optional.name.clone(), Value::Null);
                     }
                 }
+                Value::Object(out)
             }
+            Value::Array(items) if node.contains_key("items") => {
+                let child = format!("{node_at}/items");
+                Value::Array(
+                    items
+                        .iter()
+                        .map(|item| self.encode_at(&child, item, 0))
+                        .collect(),
+                )
+            }
+            _ => value.clone(),
         }
-        true
     }
 }

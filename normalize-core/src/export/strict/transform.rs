@@ -1,7 +1,9 @@
 //! The transform itself: one pass over the original schema, writing the
 //! strict schema and the tables the way back needs.
 
-use super::{Change, FORMATS, REMOVED, StrictChange, StrictError};
+use super::{
+    Change, FORMATS, Optional, REMOVED, StrictChange, StrictError, ref_pointer, unescape_token,
+};
 use crate::path::write_token;
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, HashSet};
@@ -36,7 +38,7 @@ fn admits_null(schema: &Value) -> bool {
 fn needs_wrap(schema: &Value) -> bool {
     match schema.as_object() {
         Some(m) => {
-            ["$ref", "anyOf", "oneOf", "const"]
+            ["$ref", "anyOf", "oneOf", "allOf", "const"]
                 .iter()
                 .any(|k| m.contains_key(*k))
                 || !m.contains_key("type")
@@ -57,11 +59,12 @@ fn child(at: &str, segments: &[&str]) -> String {
 /// The transform in progress.
 pub(super) struct Transform<'r> {
     /// The original schema, to resolve `$ref`s that must be inlined.
-    root: &'r Value,
-    /// `$ref`s being inlined right now (a cycle of them cannot be).
-    inlining: Vec<String>,
+    pub(super) root: &'r Value,
+    /// `$ref`s being inlined right now, as pointers (a cycle of them
+    /// cannot be).
+    pub(super) inlining: Vec<String>,
     pub(super) changes: Vec<StrictChange>,
-    pub(super) optional: HashMap<String, Vec<String>>,
+    pub(super) optional: HashMap<String, Vec<Optional>>,
     pub(super) maps: HashSet<String>,
 }
 
@@ -77,14 +80,14 @@ impl<'r> Transform<'r> {
         }
     }
 
-    fn change(&mut self, pointer: &str, change: Change) {
+    pub(super) fn change(&mut self, pointer: &str, change: Change) {
         self.changes.push(StrictChange {
             pointer: pointer.to_owned(),
             change,
         });
     }
 
-    fn unrepresentable(pointer: &str, reason: &str) -> StrictError {
+    pub(super) fn unrepresentable(pointer: &str, reason: &str) -> StrictError {
         StrictError::Unrepresentable {
             pointer: pointer.to_owned(),
             reason: reason.to_owned(),
@@ -116,10 +119,19 @@ impl<'r> Transform<'r> {
             return self.inline(m, reference, src, out);
         }
         let is_object = declares_object(m);
+        if m.contains_key("allOf")
+            || (is_object && (m.contains_key("anyOf") || m.contains_key("oneOf")))
+        {
+            return self.compose(m, src, out);
+        }
+        // On an object that composes nothing, `unevaluatedProperties:
+        // false` closes it exactly as `additionalProperties: false` does.
+        let closed = m.get("additionalProperties") == Some(&Value::Bool(false))
+            || m.get("unevaluatedProperties") == Some(&Value::Bool(false));
         if is_object && !m.contains_key("properties") {
             match m.get("additionalProperties") {
                 Some(Value::Object(_)) => return self.map_as_pairs(m, src, out),
-                Some(Value::Bool(false)) => {}
+                _ if closed => {}
                 _ => {
                     return Err(Self::unrepresentable(
                         src,
@@ -139,6 +151,7 @@ impl<'r> Transform<'r> {
         let mut result = Map::new();
         for (key, sub) in m {
             match key.as_str() {
+                "unevaluatedProperties" if is_object && closed && sub == &Value::Bool(false) => {}
                 k if REMOVED.contains(&k) => self.change(
                     src,
                     Change::Removed {
@@ -156,12 +169,6 @@ impl<'r> Transform<'r> {
                             },
                         );
                     }
-                }
-                "allOf" => {
-                    return Err(Self::unrepresentable(
-                        src,
-                        "allOf (strict mode composes with anyOf only)",
-                    ));
                 }
                 "prefixItems" => return Err(Self::unrepresentable(src, "a tuple (prefixItems)")),
                 "anyOf" | "oneOf" => {
@@ -205,15 +212,7 @@ impl<'r> Transform<'r> {
                     result.insert(key.clone(), Value::Object(out_defs));
                 }
                 "$ref" => {
-                    let local = sub.as_str().is_some_and(|r| {
-                        r == "#" || r.starts_with("#/$defs/") || r.starts_with("#/definitions/")
-                    });
-                    if !local {
-                        return Err(Self::unrepresentable(
-                            src,
-                            "a $ref outside the schema's definitions",
-                        ));
-                    }
+                    self.local_target(sub, src)?;
                     result.insert(key.clone(), sub.clone());
                 }
                 "properties" => {
@@ -227,10 +226,19 @@ impl<'r> Transform<'r> {
                         let value = if required.contains(&name.as_str()) {
                             self.node(prop, &prop_src, &prop_out)?
                         } else {
+                            // `null` is kept where the declared property
+                            // takes it as a value of its own (what serde
+                            // writes for `None`), unless a default other
+                            // than `null` says absence means something else.
+                            let null_is_absent = !admits_null(prop)
+                                || prop.get("default").is_some_and(|d| !d.is_null());
                             self.optional
                                 .entry(out.to_owned())
                                 .or_default()
-                                .push(name.clone());
+                                .push(Optional {
+                                    name: name.clone(),
+                                    null_is_absent,
+                                });
                             self.change(
                                 src,
                                 Change::MadeNullable {
@@ -263,13 +271,13 @@ impl<'r> Transform<'r> {
         }
         if is_object {
             match m.get("additionalProperties") {
-                Some(Value::Bool(false)) => {}
                 Some(Value::Object(_)) => {
                     return Err(Self::unrepresentable(
                         src,
                         "declared properties plus a schema for other members",
                     ));
                 }
+                _ if closed => {}
                 _ => self.change(src, Change::Closed),
             }
             let names: Vec<Value> = match result.get("properties") {
@@ -286,9 +294,10 @@ impl<'r> Transform<'r> {
     }
 
     /// A `$ref` with sibling keywords (schemars puts a field's
-    /// `description` beside the reference): strict mode takes a `$ref`
-    /// only alone, so the definition is inlined under the siblings (which
-    /// win over the definition's own keywords), as OpenAI's SDKs do.
+    /// `description` beside the reference, and an internally tagged
+    /// newtype variant's tag `properties`): strict mode takes a `$ref` only
+    /// alone, so the definition is inlined and composed with the siblings
+    /// (see [`Transform::compose`]), as OpenAI's SDKs inline it.
     fn inline(
         &mut self,
         m: &Map<String, Value>,
@@ -296,17 +305,8 @@ impl<'r> Transform<'r> {
         src: &str,
         out: &str,
     ) -> Result<Value, StrictError> {
-        let target = reference
-            .as_str()
-            .and_then(|r| r.strip_prefix('#'))
-            .filter(|r| r.is_empty() || r.starts_with("/$defs/") || r.starts_with("/definitions/"));
-        let Some(target) = target else {
-            return Err(Self::unrepresentable(
-                src,
-                "a $ref outside the schema's definitions",
-            ));
-        };
-        if self.inlining.iter().any(|t| t == target) {
+        let target = self.local_target(reference, src)?;
+        if self.inlining.contains(&target) {
             // Inlining a recursive reference would never end: keep the
             // reference alone and list the siblings as removed.
             for key in m.keys().filter(|k| *k != "$ref") {
@@ -319,26 +319,7 @@ impl<'r> Transform<'r> {
             }
             return Ok(json!({"$ref": reference}));
         }
-        let Some(Value::Object(definition)) = self.root.pointer(target) else {
-            return Err(Self::unrepresentable(
-                src,
-                "a $ref to a missing or boolean definition",
-            ));
-        };
-        let mut merged = definition.clone();
-        // The root's definitions stay where they are; only the schema itself
-        // is inlined.
-        merged.remove("$defs");
-        merged.remove("definitions");
-        for (key, value) in m {
-            if key != "$ref" {
-                merged.insert(key.clone(), value.clone());
-            }
-        }
-        self.inlining.push(target.to_owned());
-        let result = self.node(&Value::Object(merged), src, out);
-        self.inlining.pop();
-        result
+        self.compose(m, src, out)
     }
 
     fn map_as_pairs(
@@ -414,16 +395,21 @@ pub(super) fn prune_definitions(schema: &mut Value) {
         let Some(Value::Object(defs)) = schema.get(key) else {
             continue;
         };
-        let prefix = format!("#/{key}/");
+        let pointer_prefix = format!("/{key}/");
         let mut pending = Vec::new();
         refs(schema, true, &mut pending);
         let mut used: HashSet<String> = HashSet::new();
         while let Some(reference) = pending.pop() {
-            let Some(name) = reference.strip_prefix(&prefix) else {
+            // A reference is a URI fragment: percent-decoded, then a JSON
+            // pointer whose tokens escape `/` and `~`.
+            let Some(name) = ref_pointer(reference)
+                .as_deref()
+                .and_then(|p| p.strip_prefix(&pointer_prefix))
+                .map(|name| name.split('/').next().unwrap_or(name).to_owned())
+            else {
                 continue;
             };
-            // Definition names with `/` or `~` are escaped in pointers.
-            let name = name.replace("~1", "/").replace("~0", "~");
+            let name = unescape_token(&name);
             if let Some(def) = defs.get(&name) {
                 if used.insert(name) {
                     refs(def, false, &mut pending);
