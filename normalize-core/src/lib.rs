@@ -28,6 +28,7 @@
 #[path = "private/mod.rs"]
 pub mod __private;
 pub mod call;
+pub mod closing;
 pub mod entities;
 pub mod export;
 pub mod grammar;
@@ -44,6 +45,7 @@ pub mod tool_args;
 pub mod toolbox;
 pub mod validate;
 
+pub use closing::{CloseObjects, close_objects};
 pub use entities::EntityMode;
 pub use normalizer::{
     DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, Normalizer, Options,

@@ -20,7 +20,7 @@ pub struct Input<'a> {
     pub transparent: bool,
     /// How the normalizer is generated.
     pub body: Body<'a>,
-    /// Every field of every variant (to adjust nested types' schemas).
+    /// Every field of every variant (to annotate the schema).
     pub fields: Vec<Field<'a>>,
 }
 
@@ -33,10 +33,7 @@ pub enum Body<'a> {
     Transparent(Box<Field<'a>>),
     /// Enums, flattened or tagged structs, tuple structs, schemars-reshaped
     /// types: the type's own plan, walked from the root.
-    Plan {
-        /// Enums have their variants' objects closed.
-        is_enum: bool,
-    },
+    Plan,
 }
 
 /// One field.
@@ -50,10 +47,41 @@ pub struct Field<'a> {
     pub aliases: Vec<String>,
     /// What its type says about its JSON.
     pub shape: Shape,
-    /// `#[schemars(with/schema_with)]`: normalize it through the schema.
+    /// Normalize it through the schema's plan: its schema comes from
+    /// elsewhere, or it is verbatim (the plan reads the mark).
     pub from_schema: bool,
+    /// `#[schemars(with/schema_with)]` or `#[serde(with/deserialize_with)]`:
+    /// the schema is not the field type's, so the type is not looked for.
+    pub schema_elsewhere: bool,
     /// `#[serde(skip)]` / `skip_deserializing`: not read from the input.
     pub skipped: bool,
+    /// `#[serde(flatten)]`.
+    pub flatten: bool,
+    /// `#[tool_args(verbatim)]`.
+    pub verbatim: bool,
+    /// Where the field is in its type's schema.
+    pub place: Place,
+}
+
+/// Where a field is in its type's schema (the runtime's `Place`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A field of the struct.
+    Struct,
+    /// A field of an externally tagged struct variant.
+    External(String),
+    /// A field of an internally tagged struct variant.
+    Internal { tag: String, name: String },
+    /// A field of an adjacently tagged struct variant.
+    Adjacent {
+        tag: String,
+        content: String,
+        name: String,
+    },
+    /// A field of the n-th deserialized variant of an untagged enum.
+    Untagged(usize),
+    /// A field of a tuple or newtype variant (no object of its own).
+    Unnamed,
 }
 
 impl<'a> Input<'a> {
@@ -71,20 +99,12 @@ impl<'a> Input<'a> {
         }
         let attrs = attr::parse_container(&input.attrs, errors);
         match &input.data {
-            Data::Struct(data) => {
-                for field in &data.fields {
-                    attr::reject_misplaced(&field.attrs, "field", errors);
-                }
-            }
             Data::Enum(data) => {
                 for variant in &data.variants {
                     attr::reject_misplaced(&variant.attrs, "variant", errors);
-                    for field in &variant.fields {
-                        attr::reject_misplaced(&field.attrs, "field", errors);
-                    }
                 }
             }
-            Data::Union(_) => {}
+            Data::Struct(_) | Data::Union(_) => {}
         }
 
         let cx = Ctxt::new();
@@ -98,25 +118,40 @@ impl<'a> Input<'a> {
 
         let container_effect = attr::schemars_effect(&input.attrs);
         let fields: Vec<Field<'a>> = match &container.data {
-            ast::Data::Enum(variants) => variants
+            ast::Data::Enum(variants) => {
+                let mut index = 0;
+                let mut fields = Vec::new();
+                for variant in variants {
+                    let place = variant_place(container.attrs.tag(), variant, index);
+                    if !variant.attrs.skip_deserializing() {
+                        index += 1;
+                    }
+                    fields.extend(
+                        variant
+                            .fields
+                            .iter()
+                            .map(|f| Field::from_serde(f, place.clone(), errors)),
+                    );
+                }
+                fields
+            }
+            ast::Data::Struct(_, fields) => fields
                 .iter()
-                .flat_map(|v| v.fields.iter())
-                .map(Field::from_serde)
+                .map(|f| Field::from_serde(f, Place::Struct, errors))
                 .collect(),
-            ast::Data::Struct(_, fields) => fields.iter().map(Field::from_serde).collect(),
         };
         let reshaped_field = fields
             .iter()
             .any(|f| attr::schemars_effect(&f.original.attrs) == SchemarsEffect::Reshape);
         let body = match &container.data {
-            ast::Data::Enum(_) => Body::Plan { is_enum: true },
+            ast::Data::Enum(_) => Body::Plan,
             ast::Data::Struct(_, _) if container.attrs.transparent() => {
                 let field = fields.iter().find(|f| !f.skipped).cloned();
                 match field {
                     Some(field) if container_effect == SchemarsEffect::Annotation => {
                         Body::Transparent(Box::new(field))
                     }
-                    _ => Body::Plan { is_enum: false },
+                    _ => Body::Plan,
                 }
             }
             ast::Data::Struct(ast::Style::Struct, _)
@@ -129,7 +164,7 @@ impl<'a> Input<'a> {
             {
                 Body::Struct(fields.clone())
             }
-            ast::Data::Struct(_, _) => Body::Plan { is_enum: false },
+            ast::Data::Struct(_, _) => Body::Plan,
         };
         Some(Input {
             original: input,
@@ -142,8 +177,29 @@ impl<'a> Input<'a> {
     }
 }
 
+/// Where the fields of `variant` are, by the enum's representation.
+fn variant_place(tag: &serde_attr::TagType, variant: &ast::Variant<'_>, index: usize) -> Place {
+    if !matches!(variant.style, ast::Style::Struct) {
+        return Place::Unnamed;
+    }
+    let name = variant.attrs.name().deserialize_name().to_owned();
+    match tag {
+        serde_attr::TagType::External => Place::External(name),
+        serde_attr::TagType::Internal { tag } => Place::Internal {
+            tag: tag.clone(),
+            name,
+        },
+        serde_attr::TagType::Adjacent { tag, content } => Place::Adjacent {
+            tag: tag.clone(),
+            content: content.clone(),
+            name,
+        },
+        serde_attr::TagType::None => Place::Untagged(index),
+    }
+}
+
 impl<'a> Field<'a> {
-    fn from_serde(field: &ast::Field<'a>) -> Field<'a> {
+    fn from_serde(field: &ast::Field<'a>, place: Place, errors: &mut Vec<syn::Error>) -> Field<'a> {
         let wire = field.attrs.name().deserialize_name().to_owned();
         let aliases = field
             .attrs
@@ -152,13 +208,22 @@ impl<'a> Field<'a> {
             .filter(|a| **a != wire)
             .cloned()
             .collect();
+        let own = attr::parse_field(&field.original.attrs, errors);
+        let schema_elsewhere = attr::schemars_effect(&field.original.attrs)
+            != SchemarsEffect::Annotation
+            || field.attrs.deserialize_with().is_some();
+        let verbatim = own.verbatim.is_some();
         Field {
             original: field.original,
             wire,
             aliases,
             shape: Shape::of(field.ty),
-            from_schema: attr::schemars_effect(&field.original.attrs) != SchemarsEffect::Annotation,
+            from_schema: schema_elsewhere || verbatim,
+            schema_elsewhere,
             skipped: field.attrs.skip_deserializing(),
+            flatten: field.attrs.flatten(),
+            verbatim,
+            place,
         }
     }
 }
@@ -208,15 +273,9 @@ mod tests {
         };
         let an_enum: DeriveInput = parse_quote! { enum C { X, Y(u32) } };
         for input in [&flattened, &tagged] {
-            assert!(matches!(
-                build(input).0.unwrap().body,
-                Body::Plan { is_enum: false }
-            ));
+            assert!(matches!(build(input).0.unwrap().body, Body::Plan));
         }
-        assert!(matches!(
-            build(&an_enum).0.unwrap().body,
-            Body::Plan { is_enum: true }
-        ));
+        assert!(matches!(build(&an_enum).0.unwrap().body, Body::Plan));
     }
 
     #[test]

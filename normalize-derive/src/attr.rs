@@ -11,6 +11,8 @@ pub const TOOL_ARGS: &str = "tool_args";
 pub const OPEN: &str = "open";
 /// `crate = "path"`: where the `toolargs` runtime is.
 pub const CRATE: &str = "crate";
+/// `verbatim` (on a field): never entity-decode the field's strings.
+pub const VERBATIM: &str = "verbatim";
 
 /// The container's `#[tool_args(...)]` options.
 #[derive(Default)]
@@ -73,12 +75,48 @@ fn skip_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-/// Rejects `#[tool_args]` where it means nothing (fields, variants).
+/// A field's `#[tool_args(...)]` options.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// `verbatim`, with the span of the keyword.
+    pub verbatim: Option<proc_macro2::Span>,
+}
+
+/// Parses every `#[tool_args(...)]` on a field, pushing errors.
+pub fn parse_field(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident(TOOL_ARGS)) {
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident(VERBATIM) {
+                if out.verbatim.is_some() {
+                    errors.push(meta.error("duplicate `verbatim` in #[tool_args]"));
+                }
+                out.verbatim = Some(meta.path.span());
+            } else {
+                let key = meta
+                    .path
+                    .get_ident()
+                    .map_or_else(|| "this key".to_owned(), |i| format!("`{i}`"));
+                errors.push(meta.error(format!(
+                    "unknown #[tool_args] key {key} on a field; expected `{VERBATIM}`"
+                )));
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+        if let Err(error) = result {
+            errors.push(error);
+        }
+    }
+    out
+}
+
+/// Rejects `#[tool_args]` where it means nothing (variants).
 pub fn reject_misplaced(attrs: &[Attribute], place: &str, errors: &mut Vec<syn::Error>) {
     for attr in attrs.iter().filter(|a| a.path().is_ident(TOOL_ARGS)) {
         errors.push(syn::Error::new_spanned(
             attr,
-            format!("#[tool_args] goes on the type, not on a {place}"),
+            format!("#[tool_args] goes on the type or a field, not on a {place}"),
         ));
     }
 }

@@ -4,7 +4,7 @@
 //! absolute path, inside `const _: () = { ... };`, with `__`-prefixed
 //! locals, so nothing the user has in scope changes its meaning.
 
-use crate::ast::{Body, Field, Input};
+use crate::ast::{Body, Field, Input, Place};
 use crate::attr;
 use crate::fallback;
 use crate::shape::Shape;
@@ -88,7 +88,7 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
         compiled: &compiled,
     };
     let normalize = generator.normalize(&ir.body);
-    let adjust = generator.adjust(ir);
+    let annotate = generator.annotate(ir);
     let trait_path = quote_spanned!(ident.span()=> #krate::ToolArgs);
     let usize_ty = quote!(::core::primitive::usize);
 
@@ -119,12 +119,11 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
                     #normalize
                 }
 
-                fn __adjust_schema(
+                fn __annotate(
                     __schema: &mut #krate::Value,
-                    __defs: &mut #krate::Map<#krate::String, #krate::Value>,
-                    __seen: &mut #krate::Vec<#krate::String>,
+                    __annotator: &mut #krate::Annotator<'_>,
                 ) {
-                    #adjust
+                    #annotate
                 }
             }
         };
@@ -175,7 +174,7 @@ impl Gen<'_> {
                 };
                 self.field_rule(field, fallback)
             }
-            Body::Plan { .. } => quote! {
+            Body::Plan => quote! {
                 #krate::walk_root(__repairer, #compiled, __value, __path, __depth)
             },
         }
@@ -241,42 +240,82 @@ impl Gen<'_> {
         }
     }
 
-    fn adjust(&self, ir: &Input<'_>) -> TokenStream {
+    /// The body of `__annotate`: `open`, the field notes (aliases,
+    /// verbatim), flattened `ToolArgs` types' own notes on this schema, and
+    /// the definitions of nested `ToolArgs` types.
+    fn annotate(&self, ir: &Input<'_>) -> TokenStream {
         let krate = self.krate;
-        let close = match (&ir.body, ir.attrs.open) {
-            (_, Some(_)) | (Body::Transparent(_), _) => quote!(),
-            (Body::Plan { is_enum: true }, None) => quote!(#krate::close_enum(__schema);),
-            (_, None) => quote!(#krate::close(__schema);),
-        };
-        let aliases = match &ir.body {
-            Body::Struct(fields) => fields
-                .iter()
-                .filter(|f| !f.skipped && !f.aliases.is_empty())
-                .map(|f| {
-                    let (wire, aliases) = (&f.wire, &f.aliases);
-                    quote!(#krate::add_aliases(__schema, #wire, &[#(#aliases),*]);)
+        let open = ir.attrs.open.map(|_| quote!(#krate::open(__schema);));
+        let notes: Vec<TokenStream> = ir
+            .fields
+            .iter()
+            .filter(|f| !f.skipped && !f.flatten && (f.verbatim || !f.aliases.is_empty()))
+            .filter_map(|f| {
+                let place = self.place(&f.place)?;
+                let (wire, aliases, verbatim) = (&f.wire, &f.aliases, f.verbatim);
+                Some(quote! {
+                    #krate::FieldNote {
+                        place: #place,
+                        wire: #wire,
+                        aliases: &[#(#aliases),*],
+                        verbatim: #verbatim,
+                    }
                 })
-                .collect(),
-            _ => Vec::new(),
-        };
+            })
+            .collect();
+        let notes =
+            (!notes.is_empty()).then(|| quote!(#krate::annotate_fields(__schema, &[#(#notes),*]);));
         let mut seen_types: Vec<String> = Vec::new();
-        let mut nested = Vec::new();
-        for field in ir.fields.iter().filter(|f| !f.skipped) {
+        let mut calls = Vec::new();
+        for field in ir
+            .fields
+            .iter()
+            .filter(|f| !f.skipped && !f.schema_elsewhere)
+        {
+            if field.flatten {
+                let ty = &field.original.ty;
+                calls.push(quote_spanned! {ty.span()=>
+                    (&#krate::Probe::<#ty>::new())
+                        .__toolargs_annotate_flattened(__schema, __annotator);
+                });
+                continue;
+            }
             for ty in field.shape.others() {
                 let key = ty.to_token_stream().to_string();
                 if seen_types.contains(&key) {
                     continue;
                 }
                 seen_types.push(key);
-                nested.push(quote_spanned! {ty.span()=>
-                    (&#krate::Probe::<#ty>::new()).__toolargs_adjust(__defs, __seen);
+                calls.push(quote_spanned! {ty.span()=>
+                    (&#krate::Probe::<#ty>::new()).__toolargs_annotate_nested(__annotator);
                 });
             }
         }
         quote! {
-            #close
-            #(#aliases)*
-            #(#nested)*
+            #open
+            #notes
+            #(#calls)*
         }
+    }
+
+    /// The runtime's `Place` for a field, or `None` where a field has no
+    /// object of its own (tuple and newtype variants).
+    fn place(&self, place: &Place) -> Option<TokenStream> {
+        let krate = self.krate;
+        Some(match place {
+            Place::Struct => quote!(#krate::Place::Struct),
+            Place::External(name) => quote!(#krate::Place::External(#name)),
+            Place::Internal { tag, name } => {
+                quote!(#krate::Place::Internal { tag: #tag, name: #name })
+            }
+            Place::Adjacent { tag, content, name } => quote! {
+                #krate::Place::Adjacent { tag: #tag, content: #content, name: #name }
+            },
+            Place::Untagged(index) => {
+                let index = Literal::usize_unsuffixed(*index);
+                quote!(#krate::Place::Untagged(#index))
+            }
+            Place::Unnamed => return None,
+        })
     }
 }

@@ -27,10 +27,9 @@ pub fn stub(input: &DeriveInput, krate: &TokenStream) -> TokenStream {
                     __path: &#krate::Path<'_>,
                     __depth: usize,
                 ) -> #krate::Result<(), #krate::NormalizeError> { #unreachable }
-                fn __adjust_schema(
+                fn __annotate(
                     __schema: &mut #krate::Value,
-                    __defs: &mut #krate::Map<#krate::String, #krate::Value>,
-                    __seen: &mut #krate::Vec<#krate::String>,
+                    __annotator: &mut #krate::Annotator<'_>,
                 ) { #unreachable }
             }
         };

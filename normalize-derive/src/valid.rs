@@ -12,6 +12,23 @@ pub fn check(input: &Input<'_>, errors: &mut Vec<syn::Error>) {
              remove the lifetime parameter",
         ));
     }
+    for field in input.fields.iter().filter(|f| f.verbatim) {
+        let misplaced = if field.flatten {
+            Some("a flattened field has no value of its own: mark the fields of the flattened type")
+        } else if input.transparent {
+            Some(
+                "a #[serde(transparent)] type's schema is its field's: mark the field where the type is used",
+            )
+        } else {
+            None
+        };
+        if let Some(why) = misplaced {
+            errors.push(syn::Error::new_spanned(
+                field.original,
+                format!("#[tool_args(verbatim)] cannot apply here: {why}"),
+            ));
+        }
+    }
     if let Some(open) = input.attrs.open {
         if input.deny_unknown_fields {
             errors.push(syn::Error::new(

@@ -25,11 +25,11 @@ use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::{LazyLock, RwLock};
 
-mod adjust;
+mod annotate;
 mod probe;
 mod walk;
 
-pub use adjust::{add_aliases, adjust_def, close, close_enum};
+pub use annotate::{ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, annotate_fields, open};
 pub use probe::{Probe, ViaPlan, ViaToolArgs};
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 
@@ -48,8 +48,9 @@ pub struct Compiled {
 
 impl Compiled {
     /// Generates `T`'s schema with schemars, applies the derive's
-    /// adjustments (closing, aliases) to it and to the definitions of the
-    /// `ToolArgs` types it contains, and compiles it.
+    /// annotations (aliases, verbatim marks, `open`) to it and to the
+    /// definitions of the `ToolArgs` types it contains, closes the whole
+    /// document ([`crate::closing`]) and compiles it.
     ///
     /// # Panics
     ///
@@ -57,18 +58,19 @@ impl Compiled {
     /// compiler refuses: a bug in a `JsonSchema` implementation, not bad
     /// input, found the first time the type is used.
     pub fn of<T: ToolArgs>() -> Compiled {
-        let mut schema = schemars::SchemaGenerator::default()
-            .into_root_schema_for::<T>()
-            .to_value();
-        let mut defs = match schema.get_mut("$defs") {
-            Some(Value::Object(defs)) => std::mem::take(defs),
-            _ => Map::new(),
-        };
-        let mut seen = vec![<T as JsonSchema>::schema_name().into_owned()];
-        T::__adjust_schema(&mut schema, &mut defs, &mut seen);
-        if let Some(Value::Object(slot)) = schema.get_mut("$defs") {
-            *slot = defs;
+        let mut generator = schemars::SchemaGenerator::default();
+        let mut schema = generator.root_schema_for::<T>().to_value();
+        {
+            let mut annotator = Annotator::new::<T>(&mut generator);
+            T::__annotate(&mut schema, &mut annotator);
         }
+        let defs = generator.take_definitions(false);
+        if !defs.is_empty() {
+            if let Value::Object(root) = &mut schema {
+                root.insert("$defs".to_owned(), Value::Object(defs));
+            }
+        }
+        crate::closing::close_objects(&mut schema);
         let validator = Validator::new(&schema).unwrap_or_else(|e| {
             panic!(
                 "the JSON Schema of `{}` cannot be validated against: {e}",

@@ -8,13 +8,13 @@
 //! where `T: ToolArgs` is not known, the plan is used, which gives the same
 //! result.
 
-use super::adjust::adjust_def;
+use super::annotate::Annotator;
 use super::walk::any;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::tool_args::ToolArgs;
 use core::marker::PhantomData;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// A zero-sized stand-in for a field type, to call [`ViaToolArgs`] or
 /// [`ViaPlan`] on.
@@ -49,8 +49,11 @@ pub trait ViaToolArgs {
         path: &Path<'_>,
         depth: usize,
     ) -> Result<(), NormalizeError>;
-    /// Applies the type's schema adjustments to its definition.
-    fn __toolargs_adjust(&self, defs: &mut Map<String, Value>, seen: &mut Vec<String>);
+    /// Annotates the type's own definition in the document.
+    fn __toolargs_annotate_nested(&self, annotator: &mut Annotator<'_>);
+    /// Applies the type's field annotations to `schema`, the schema of a
+    /// struct that flattens it.
+    fn __toolargs_annotate_flattened(&self, schema: &mut Value, annotator: &mut Annotator<'_>);
 }
 
 impl<T: ToolArgs> ViaToolArgs for Probe<T> {
@@ -66,8 +69,11 @@ impl<T: ToolArgs> ViaToolArgs for Probe<T> {
     ) -> Result<(), NormalizeError> {
         T::normalize_in(repairer, value, path, depth)
     }
-    fn __toolargs_adjust(&self, defs: &mut Map<String, Value>, seen: &mut Vec<String>) {
-        adjust_def::<T>(defs, seen);
+    fn __toolargs_annotate_nested(&self, annotator: &mut Annotator<'_>) {
+        annotator.nested::<T>();
+    }
+    fn __toolargs_annotate_flattened(&self, schema: &mut Value, annotator: &mut Annotator<'_>) {
+        T::__annotate(schema, annotator);
     }
 }
 
@@ -89,8 +95,10 @@ pub trait ViaPlan {
         path: &Path<'_>,
         depth: usize,
     ) -> Result<(), NormalizeError>;
-    /// Nothing to adjust: the type's schema is its own `JsonSchema`'s.
-    fn __toolargs_adjust(&self, defs: &mut Map<String, Value>, seen: &mut Vec<String>);
+    /// Nothing to annotate: the type's schema is its own `JsonSchema`'s.
+    fn __toolargs_annotate_nested(&self, annotator: &mut Annotator<'_>);
+    /// Nothing to annotate.
+    fn __toolargs_annotate_flattened(&self, schema: &mut Value, annotator: &mut Annotator<'_>);
 }
 
 impl<T: ?Sized> ViaPlan for &Probe<T> {
@@ -106,5 +114,6 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
     ) -> Result<(), NormalizeError> {
         any(repairer, value, path, depth)
     }
-    fn __toolargs_adjust(&self, _defs: &mut Map<String, Value>, _seen: &mut Vec<String>) {}
+    fn __toolargs_annotate_nested(&self, _annotator: &mut Annotator<'_>) {}
+    fn __toolargs_annotate_flattened(&self, _schema: &mut Value, _annotator: &mut Annotator<'_>) {}
 }

@@ -1,0 +1,484 @@
+//! Closing a finished schema: every object schema that describes a Rust
+//! struct (or a struct variant) rejects members it does not declare, at any
+//! depth, whatever type produced it.
+//!
+//! Closing is a transform of the whole document, not a lookup of definitions
+//! by name: schemars renames definitions on a clash (`Filter2`), inlines some
+//! types, and reaches others only through a type parameter, so the only
+//! reliable place to find every struct is the finished schema itself.
+//!
+//! # The rule
+//!
+//! An object schema *describes a struct* when it declares `properties`, or
+//! says `"type": "object"` with no member keyword at all (schemars' schema
+//! for `struct NoArgs {}`), and says neither `additionalProperties` nor
+//! `unevaluatedProperties`. Saying either one is how a type opts out (a map,
+//! `deny_unknown_fields`, a flattened map, `#[tool_args(open)]`, or a
+//! hand-written `"additionalProperties": true`): such a schema is left as it
+//! is.
+//!
+//! Every *location* (the root, and every schema a value moves into: a
+//! property, an item, a map value) is closed where it is used:
+//!
+//! - a plain struct schema gets `additionalProperties: false`;
+//! - a bare `$ref` closes the definition it names, in place, unless that
+//!   definition is composed somewhere else (see below); then the reference
+//!   itself gets `unevaluatedProperties: false`;
+//! - a bare union (`anyOf`/`oneOf` with nothing beside it: an enum, an
+//!   `Option`) closes each branch as a location of its own, since each
+//!   branch alone describes the whole value;
+//! - a composed object (a `$ref` with member-declaring siblings, as schemars
+//!   writes an internally tagged newtype variant; `allOf`; `properties`
+//!   beside a union, as schemars writes a flattened enum) gets
+//!   `unevaluatedProperties: false` at that outermost object, which sees the
+//!   members every successful part declares.
+//!
+//! A definition that is one part of a composed object is never closed
+//! itself: `additionalProperties: false` inside it would reject its
+//! composer's members (the tag of an internally tagged variant).
+
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+
+/// Keywords that move validation to a member or an item of the value.
+const INTO_MEMBERS: &[&str] = &["properties", "patternProperties"];
+const INTO_CHILD: &[&str] = &[
+    "additionalProperties",
+    "unevaluatedProperties",
+    "items",
+    "additionalItems",
+    "unevaluatedItems",
+    "contains",
+];
+const INTO_ITEMS: &[&str] = &["prefixItems", "items"];
+/// Keywords that apply more schemas to the same value.
+const UNIONS: &[&str] = &["anyOf", "oneOf"];
+/// Keywords that say nothing about which members an object may have.
+const ANNOTATIONS: &[&str] = &[
+    "$ref",
+    "$schema",
+    "$id",
+    "$comment",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+/// Deepest chain of `$ref`s and compositions followed from one location.
+const MAX_HOPS: usize = 64;
+
+/// Closes every object schema in `schema` that describes a struct (see the
+/// [module docs](self) for the rule). `schema` is a whole document: its
+/// `$defs` (or `definitions`) are resolved against it.
+///
+/// Applying it twice changes nothing more.
+///
+/// ```
+/// use normalize_core::closing::close_objects;
+/// use serde_json::json;
+///
+/// let mut schema = json!({
+///     "type": "object",
+///     "properties": {"shards": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Shard"}}},
+///     "$defs": {"Shard": {"type": "object", "properties": {"id": {"type": "integer"}}}}
+/// });
+/// close_objects(&mut schema);
+/// assert_eq!(schema["additionalProperties"], false);
+/// assert_eq!(schema["$defs"]["Shard"]["additionalProperties"], false);
+/// // A map stays a map.
+/// assert_eq!(schema["properties"]["shards"]["additionalProperties"]["$ref"], "#/$defs/Shard");
+/// ```
+pub fn close_objects(schema: &mut Value) {
+    let edits = {
+        let mut closer = Closer::new(schema);
+        closer.visit_all("", schema, true);
+        closer.edits
+    };
+    for (pointer, keyword) in edits {
+        if let Some(Value::Object(map)) = schema.pointer_mut(&pointer) {
+            if !is_decided(map) {
+                map.insert(keyword.to_owned(), Value::Bool(false));
+            }
+        }
+    }
+}
+
+/// [`close_objects`] as a schemars transform, for a generator that should
+/// produce closed schemas:
+/// `SchemaSettings::default().with_transform(CloseObjects)`.
+///
+/// schemars applies a generator's transforms to the root schema once its
+/// definitions are in place, so the whole document is closed at once. (Its
+/// `take_definitions(true)` also applies them to each definition alone;
+/// closing one definition without its composers cannot see how it is
+/// composed, so do not close definitions that way.)
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CloseObjects;
+
+impl schemars::transform::Transform for CloseObjects {
+    fn transform(&mut self, schema: &mut schemars::Schema) {
+        let mut value = std::mem::take(schema).to_value();
+        close_objects(&mut value);
+        // Closing only inserts keywords into objects: the value is still a
+        // schema.
+        *schema = schemars::Schema::try_from(value).unwrap_or_default();
+    }
+}
+
+/// Whether an object schema already says what happens to other members.
+fn is_decided(map: &Map<String, Value>) -> bool {
+    map.contains_key("additionalProperties") || map.contains_key("unevaluatedProperties")
+}
+
+fn says_object(map: &Map<String, Value>) -> bool {
+    match map.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+        _ => false,
+    }
+}
+
+/// The JSON pointer a local `$ref` names (`#/$defs/Tag%20Args` →
+/// `/$defs/Tag Args`), or `None` for a non-local reference.
+pub(crate) fn ref_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    percent_decode(fragment)
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_owned());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn push_token(pointer: &str, token: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    out.push_str(pointer);
+    out.push('/');
+    // Writing to a String cannot fail.
+    let _ = crate::path::write_token(&mut out, token);
+    out
+}
+
+/// Phase one: read the document, decide every edit.
+struct Closer<'s> {
+    root: &'s Value,
+    /// Schemas (by pointer) that are one part of a composed object.
+    composed: HashSet<String>,
+    /// Definitions already closed as locations of their own.
+    done: HashSet<String>,
+    edits: Vec<(String, &'static str)>,
+}
+
+impl<'s> Closer<'s> {
+    fn new(root: &'s Value) -> Closer<'s> {
+        let mut closer = Closer {
+            root,
+            composed: HashSet::new(),
+            done: HashSet::new(),
+            edits: Vec::new(),
+        };
+        closer.find_composed("", root);
+        closer
+    }
+
+    fn resolve(&self, map: &Map<String, Value>) -> Option<(String, &'s Value)> {
+        let pointer = ref_pointer(map.get("$ref")?.as_str()?)?;
+        let target = self.root.pointer(&pointer)?;
+        Some((pointer, target))
+    }
+
+    /// Marks the parts of every composed object, anywhere in the document.
+    fn find_composed(&mut self, at: &str, node: &'s Value) {
+        let Value::Object(map) = node else { return };
+        if self.declaring_parts(map) >= 2 {
+            if let Some((pointer, target)) = self.resolve(map) {
+                self.mark_composed(&pointer, target, 0);
+            }
+            for keyword in ["allOf", "anyOf", "oneOf"] {
+                if let Some(Value::Array(parts)) = map.get(keyword) {
+                    for (i, part) in parts.iter().enumerate() {
+                        let pointer = push_token(&push_token(at, keyword), &i.to_string());
+                        self.mark_composed(&pointer, part, 0);
+                    }
+                }
+            }
+        }
+        for_each_subschema(at, map, &mut |pointer, child, _| {
+            self.find_composed(&pointer, child);
+        });
+    }
+
+    /// Marks `node` and every member-declaring schema it applies to the
+    /// same value as composed.
+    fn mark_composed(&mut self, at: &str, node: &'s Value, hops: usize) {
+        let Value::Object(map) = node else { return };
+        if hops > MAX_HOPS || !self.composed.insert(at.to_owned()) {
+            return;
+        }
+        if let Some((pointer, target)) = self.resolve(map) {
+            self.mark_composed(&pointer, target, hops + 1);
+        }
+        for keyword in ["allOf", "anyOf", "oneOf"] {
+            if let Some(Value::Array(parts)) = map.get(keyword) {
+                for (i, part) in parts.iter().enumerate() {
+                    let pointer = push_token(&push_token(at, keyword), &i.to_string());
+                    self.mark_composed(&pointer, part, hops + 1);
+                }
+            }
+        }
+    }
+
+    /// How many parts of `map` say something about the members of the same
+    /// object: its own member keywords (or `"type": "object"`), its `$ref`,
+    /// each `allOf` branch, and its union taken as one.
+    fn declaring_parts(&self, map: &Map<String, Value>) -> usize {
+        let mut parts = usize::from(
+            INTO_MEMBERS.iter().any(|k| map.contains_key(*k))
+                || map.contains_key("additionalProperties")
+                || says_object(map),
+        );
+        if let Some((_, target)) = self.resolve(map) {
+            parts += usize::from(self.declares_members(target, 0));
+        }
+        if let Some(Value::Array(branches)) = map.get("allOf") {
+            parts += branches
+                .iter()
+                .filter(|b| self.declares_members(b, 0))
+                .count();
+        }
+        let union_declares = UNIONS.iter().any(|k| self.keyword_declares(map, k));
+        parts + usize::from(union_declares)
+    }
+
+    /// Whether some branch of the composition `keyword` of `map` says
+    /// anything about the members of an object.
+    fn keyword_declares(&self, map: &Map<String, Value>, keyword: &str) -> bool {
+        map.get(keyword)
+            .and_then(Value::as_array)
+            .is_some_and(|branches| branches.iter().any(|b| self.declares_members(b, 0)))
+    }
+
+    /// Whether `node` (through references and compositions) says anything
+    /// about the members of an object.
+    fn declares_members(&self, node: &Value, hops: usize) -> bool {
+        let Value::Object(map) = node else {
+            return false;
+        };
+        if hops > MAX_HOPS {
+            return true;
+        }
+        if INTO_MEMBERS.iter().any(|k| map.contains_key(*k)) || is_decided(map) || says_object(map)
+        {
+            return true;
+        }
+        if let Some((_, target)) = self.resolve(map) {
+            if self.declares_members(target, hops + 1) {
+                return true;
+            }
+        }
+        ["allOf", "anyOf", "oneOf"].iter().any(|k| {
+            map.get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|bs| bs.iter().any(|b| self.declares_members(b, hops + 1)))
+        })
+    }
+
+    /// Whether the value a location holds, if it is an object, is a struct:
+    /// some part describes a struct and no part lets any member through.
+    fn closable(&self, node: &Value, hops: usize) -> Closable {
+        let Value::Object(map) = node else {
+            return if node == &Value::Bool(true) {
+                Closable::Open
+            } else {
+                Closable::Nothing
+            };
+        };
+        if hops > MAX_HOPS {
+            return Closable::Open;
+        }
+        if is_decided(map) {
+            let open = ["additionalProperties", "unevaluatedProperties"]
+                .iter()
+                .any(|k| map.get(*k).is_some_and(|v| v != &Value::Bool(false)));
+            return if open {
+                Closable::Open
+            } else {
+                Closable::Nothing
+            };
+        }
+        let mut found = if map.contains_key("properties") || says_object(map) {
+            Closable::Struct
+        } else if map
+            .keys()
+            .all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"))
+            && !map.contains_key("$ref")
+        {
+            // `{}` with annotations only: any value, any member.
+            return Closable::Open;
+        } else {
+            Closable::Nothing
+        };
+        if let Some((_, target)) = self.resolve(map) {
+            found = found.and(self.closable(target, hops + 1));
+        }
+        for keyword in ["allOf", "anyOf", "oneOf"] {
+            if let Some(Value::Array(parts)) = map.get(keyword) {
+                for part in parts {
+                    found = found.and(self.closable(part, hops + 1));
+                }
+            }
+        }
+        found
+    }
+
+    /// Visits every subschema; `location` says whether `node` is where a
+    /// value is validated (the root, a member, an item).
+    fn visit_all(&mut self, at: &str, node: &'s Value, location: bool) {
+        let Value::Object(map) = node else { return };
+        if location {
+            self.close_location(at, node, 0);
+        }
+        for_each_subschema(at, map, &mut |pointer, child, moves| {
+            self.visit_all(&pointer, child, moves);
+        });
+    }
+
+    /// Decides how the location whose schema is `node` (at `at`) is closed.
+    fn close_location(&mut self, at: &str, node: &'s Value, hops: usize) {
+        let Value::Object(map) = node else { return };
+        if hops > MAX_HOPS || is_decided(map) {
+            return;
+        }
+        let has_own = INTO_MEMBERS.iter().any(|k| map.contains_key(*k)) || says_object(map);
+        let composes = map.contains_key("$ref")
+            || ["allOf", "anyOf", "oneOf"]
+                .iter()
+                .any(|k| self.keyword_declares(map, k));
+        let only_annotations = map
+            .keys()
+            .all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"));
+
+        if has_own && !composes {
+            self.edits.push((at.to_owned(), "additionalProperties"));
+            return;
+        }
+        if only_annotations {
+            // A bare `$ref` (or nothing at all).
+            let Some((pointer, target)) = self.resolve(map) else {
+                return;
+            };
+            if self.composed.contains(&pointer) {
+                if self.closable(target, 0) == Closable::Struct {
+                    self.edits.push((at.to_owned(), "unevaluatedProperties"));
+                }
+            } else if self.done.insert(pointer.clone()) {
+                self.close_location(&pointer, target, hops + 1);
+            }
+            return;
+        }
+        let union_only = !has_own
+            && !map.contains_key("$ref")
+            && !self.keyword_declares(map, "allOf");
+        if union_only {
+            for keyword in UNIONS {
+                if let Some(Value::Array(branches)) = map.get(*keyword) {
+                    for (i, branch) in branches.iter().enumerate() {
+                        let pointer = push_token(&push_token(at, keyword), &i.to_string());
+                        self.close_location(&pointer, branch, hops + 1);
+                    }
+                }
+            }
+            return;
+        }
+        if self.closable(node, 0) == Closable::Struct {
+            self.edits.push((at.to_owned(), "unevaluatedProperties"));
+        }
+    }
+}
+
+/// What the schemas applied to one object say about its members.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Closable {
+    /// Nothing describes a struct.
+    Nothing,
+    /// Some part describes a struct, and none lets any member through.
+    Struct,
+    /// Some part accepts any member (a map's value schema, `true`, `{}`).
+    Open,
+}
+
+impl Closable {
+    fn and(self, other: Closable) -> Closable {
+        match (self, other) {
+            (Closable::Open, _) | (_, Closable::Open) => Closable::Open,
+            (Closable::Struct, _) | (_, Closable::Struct) => Closable::Struct,
+            _ => Closable::Nothing,
+        }
+    }
+}
+
+/// Calls `f(pointer, child, moves)` for every direct subschema of `map`;
+/// `moves` says whether the child applies to a member or an item (a new
+/// location) rather than to the same value. `$defs` are visited as not
+/// moving: a definition is a location only where it is referenced.
+fn for_each_subschema<'s>(
+    at: &str,
+    map: &'s Map<String, Value>,
+    f: &mut dyn FnMut(String, &'s Value, bool),
+) {
+    for (keyword, value) in map {
+        let keyword = keyword.as_str();
+        match value {
+            Value::Object(children)
+                if INTO_MEMBERS.contains(&keyword)
+                    || matches!(keyword, "$defs" | "definitions" | "dependentSchemas") =>
+            {
+                let moves = INTO_MEMBERS.contains(&keyword);
+                let base = push_token(at, keyword);
+                for (name, child) in children {
+                    f(push_token(&base, name), child, moves);
+                }
+            }
+            Value::Array(children)
+                if INTO_ITEMS.contains(&keyword)
+                    || matches!(keyword, "allOf" | "anyOf" | "oneOf") =>
+            {
+                let moves = INTO_ITEMS.contains(&keyword);
+                let base = push_token(at, keyword);
+                for (i, child) in children.iter().enumerate() {
+                    f(push_token(&base, &i.to_string()), child, moves);
+                }
+            }
+            Value::Object(_) | Value::Bool(_) if INTO_CHILD.contains(&keyword) => {
+                f(push_token(at, keyword), value, true);
+            }
+            Value::Object(_) | Value::Bool(_)
+                if matches!(keyword, "not" | "if" | "then" | "else" | "propertyNames") =>
+            {
+                f(push_token(at, keyword), value, false);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,305 @@
+//! What the derive adds to schemars' schema, before the whole document is
+//! closed ([`crate::closing`]): serde aliases declared as properties (and
+//! counted by `required`), verbatim marks, and the `open` opt-out.
+//!
+//! A derived type applies these to its own schema object. The schemas of the
+//! `ToolArgs` types it contains are found through the same schemars
+//! generator that wrote the document ([`Annotator::nested`]), by the type's
+//! identity, never by its name: schemars renames a definition on a clash
+//! (`Filter2`), so a name says nothing about which type it holds.
+
+use crate::closing::ref_pointer;
+use crate::tool_args::ToolArgs;
+use schemars::SchemaGenerator;
+use serde_json::{Map, Value};
+use std::any::TypeId;
+use std::collections::HashSet;
+
+/// The annotation keyword on an alias's property: the field's wire name.
+/// Consumers that show one name per field (strict exports, grammars) skip
+/// such properties; validation accepts them.
+pub const ALIAS_OF: &str = "x-toolargs-alias-of";
+/// The annotation keyword of a verbatim location (never entity-decoded).
+pub const VERBATIM: &str = "x-toolargs-verbatim";
+
+/// Where a field lives inside its type's schema.
+#[derive(Clone, Copy, Debug)]
+pub enum Place {
+    /// A field of the struct itself (or of a struct it flattens).
+    Struct,
+    /// A field of an externally tagged struct variant: `{"Name": {...}}`.
+    External(&'static str),
+    /// A field of an internally tagged struct variant: `{"tag": "Name", ...}`.
+    Internal {
+        /// The tag member.
+        tag: &'static str,
+        /// The variant's wire name.
+        name: &'static str,
+    },
+    /// A field of an adjacently tagged struct variant:
+    /// `{"tag": "Name", "content": {...}}`.
+    Adjacent {
+        /// The tag member.
+        tag: &'static str,
+        /// The content member.
+        content: &'static str,
+        /// The variant's wire name.
+        name: &'static str,
+    },
+    /// A field of the `index`-th (deserialized) variant of an untagged enum.
+    Untagged(usize),
+}
+
+/// One field's annotations.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldNote {
+    /// Where the field is.
+    pub place: Place,
+    /// Its wire name.
+    pub wire: &'static str,
+    /// serde's other accepted names.
+    pub aliases: &'static [&'static str],
+    /// `#[tool_args(verbatim)]`.
+    pub verbatim: bool,
+}
+
+/// Resolves the definitions of the `ToolArgs` types a document contains,
+/// through the generator that wrote it.
+pub struct Annotator<'g> {
+    generator: &'g mut SchemaGenerator,
+    /// Definition names the document really has (a lookup must not add any).
+    known: HashSet<String>,
+    /// Types already annotated (recursive types meet themselves).
+    seen: HashSet<TypeId>,
+}
+
+impl<'g> Annotator<'g> {
+    /// An annotator for the document `root` was generated into; `root` is
+    /// already annotated.
+    pub fn new<T: 'static>(generator: &'g mut SchemaGenerator) -> Annotator<'g> {
+        let known = generator.definitions().keys().cloned().collect();
+        let mut seen = HashSet::new();
+        seen.insert(TypeId::of::<T>());
+        Annotator {
+            generator,
+            known,
+            seen,
+        }
+    }
+
+    /// Annotates `T`'s definition, once. A type schemars inlines has no
+    /// definition of its own and is left as written.
+    pub fn nested<T: ToolArgs>(&mut self) {
+        if !self.seen.insert(TypeId::of::<T>()) {
+            return;
+        }
+        let reference = self.generator.subschema_for::<T>();
+        let known = &self.known;
+        // Asking for a type the document does not hold would add it.
+        self.generator
+            .definitions_mut()
+            .retain(|name, _| known.contains(name));
+        let Some(name) = reference
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(definition_name)
+        else {
+            return;
+        };
+        let Some(slot) = self.generator.definitions_mut().get_mut(&name) else {
+            return;
+        };
+        let mut definition = std::mem::take(slot);
+        T::__annotate(&mut definition, self);
+        if let Some(slot) = self.generator.definitions_mut().get_mut(&name) {
+            *slot = definition;
+        }
+    }
+}
+
+/// The definition name a `#/$defs/Name` reference names.
+fn definition_name(reference: &str) -> Option<String> {
+    let pointer = ref_pointer(reference)?;
+    let token = pointer
+        .strip_prefix("/$defs/")
+        .or_else(|| pointer.strip_prefix("/definitions/"))?;
+    if token.contains('/') {
+        return None;
+    }
+    Some(token.replace("~1", "/").replace("~0", "~"))
+}
+
+/// Applies every field note to the type's own schema `schema`.
+pub fn annotate_fields(schema: &mut Value, notes: &[FieldNote]) {
+    for note in notes {
+        let Some(object) = locate(schema, note.place) else {
+            continue;
+        };
+        if note.verbatim {
+            mark_verbatim(object, note.wire);
+        }
+        if !note.aliases.is_empty() {
+            declare_aliases(object, note.wire, note.aliases);
+        }
+    }
+}
+
+/// The object schema holding the fields of `place`.
+fn locate(schema: &mut Value, place: Place) -> Option<&mut Map<String, Value>> {
+    match place {
+        Place::Struct => schema.as_object_mut(),
+        Place::External(name) => variant_branch(schema, |branch| {
+            branch.get("properties").and_then(|p| p.get(name)).is_some()
+        })?
+        .get_mut("properties")?
+        .get_mut(name)?
+        .as_object_mut(),
+        Place::Internal { tag, name } => {
+            variant_branch(schema, |branch| has_tag(branch, tag, name))?.as_object_mut()
+        }
+        Place::Adjacent { tag, content, name } => {
+            variant_branch(schema, |branch| has_tag(branch, tag, name))?
+                .get_mut("properties")?
+                .get_mut(content)?
+                .as_object_mut()
+        }
+        Place::Untagged(index) => {
+            if union_mut(schema).is_none() {
+                return if index == 0 {
+                    schema.as_object_mut()
+                } else {
+                    None
+                };
+            }
+            union_mut(schema)?.get_mut(index)?.as_object_mut()
+        }
+    }
+}
+
+fn union_mut(schema: &mut Value) -> Option<&mut Vec<Value>> {
+    let map = schema.as_object_mut()?;
+    let keyword = ["oneOf", "anyOf"]
+        .into_iter()
+        .find(|k| map.get(*k).is_some_and(Value::is_array))?;
+    map.get_mut(keyword)?.as_array_mut()
+}
+
+/// The branch of an enum's schema that `matches`, or the schema itself
+/// when it is not a union (an enum of one variant).
+fn variant_branch(schema: &mut Value, matches: impl Fn(&Value) -> bool) -> Option<&mut Value> {
+    if union_mut(schema).is_none() {
+        return matches(schema).then_some(schema);
+    }
+    union_mut(schema)?.iter_mut().find(|b| matches(b))
+}
+
+fn has_tag(branch: &Value, tag: &str, name: &str) -> bool {
+    let Some(tag) = branch.get("properties").and_then(|p| p.get(tag)) else {
+        return false;
+    };
+    tag.get("const").and_then(Value::as_str) == Some(name)
+        || tag
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|values| values.len() == 1 && values[0] == name)
+}
+
+fn mark_verbatim(object: &mut Map<String, Value>, wire: &str) {
+    let Some(field) = object.get_mut("properties").and_then(|p| p.get_mut(wire)) else {
+        return;
+    };
+    if let Value::Bool(true) = field {
+        *field = Value::Object(Map::new());
+    }
+    if let Value::Object(field) = field {
+        field.insert(VERBATIM.to_owned(), Value::Bool(true));
+    }
+}
+
+/// Declares each alias of `wire` as a property with the field's schema
+/// (marked [`ALIAS_OF`]), and, when the field is required, requires one of
+/// its names instead of the wire name alone.
+fn declare_aliases(object: &mut Map<String, Value>, wire: &str, aliases: &[&str]) {
+    let Some(Value::Object(properties)) = object.get_mut("properties") else {
+        return;
+    };
+    let Some(field) = properties.get(wire).cloned() else {
+        return;
+    };
+    let mut alias_schema = match field {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    alias_schema.insert(ALIAS_OF.to_owned(), Value::String(wire.to_owned()));
+    let mut names = vec![wire];
+    for alias in aliases {
+        if !properties.contains_key(*alias) {
+            properties.insert((*alias).to_owned(), Value::Object(alias_schema.clone()));
+            names.push(alias);
+        }
+    }
+    if names.len() == 1 {
+        return;
+    }
+    let Some(Value::Array(required)) = object.get_mut("required") else {
+        return;
+    };
+    let before = required.len();
+    required.retain(|name| name != wire);
+    if required.len() == before {
+        return;
+    }
+    if required.is_empty() {
+        object.remove("required");
+    }
+    let one_of_names: Vec<Value> = names
+        .iter()
+        .map(|name| serde_json::json!({ "required": [name] }))
+        .collect();
+    let requirement = serde_json::json!({ "anyOf": one_of_names });
+    match object.get_mut("allOf") {
+        Some(Value::Array(parts)) => parts.push(requirement),
+        _ => {
+            object.insert("allOf".to_owned(), Value::Array(vec![requirement]));
+        }
+    }
+}
+
+/// `#[tool_args(open)]`: the type's own objects (the struct, or each
+/// variant's object) accept members they do not declare. Saying so
+/// explicitly is what keeps [`crate::closing`] from closing them.
+pub fn open(schema: &mut Value) {
+    fn open_object(node: &mut Value) {
+        let Value::Object(map) = node else { return };
+        let decided =
+            map.contains_key("additionalProperties") || map.contains_key("unevaluatedProperties");
+        if decided {
+            // An externally tagged variant's wrapper: open the content.
+            if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                for content in properties.values_mut() {
+                    if content.get("properties").is_some() {
+                        open_object(content);
+                    }
+                }
+            }
+            return;
+        }
+        let is_object = map.contains_key("properties")
+            || map.get("type").and_then(Value::as_str) == Some("object");
+        if is_object {
+            map.insert("additionalProperties".to_owned(), Value::Bool(true));
+        }
+    }
+    if schema_has_no_members(schema) {
+        if let Some(branches) = union_mut(schema) {
+            branches.iter_mut().for_each(open_object);
+            return;
+        }
+    }
+    open_object(schema);
+}
+
+fn schema_has_no_members(schema: &Value) -> bool {
+    schema.get("properties").is_none()
+        && schema.get("type").and_then(Value::as_str) != Some("object")
+}
