@@ -110,6 +110,41 @@ fn schema_mode_keeps_unrepaired_text_and_reports_bad_lines() {
 }
 
 #[test]
+fn verbatim_fields_are_not_entity_decoded_in_both_modes() {
+    // The tool compiles the schema into a plan, and the plan reads the mark:
+    // `content` keeps its references, `path` is decoded, and the verbatim
+    // array sent as a string is still JSON-decoded with its items kept.
+    let schema = r#"{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string","x-toolargs-verbatim":true},"lines":{"type":"array","items":{"type":"string"},"x-toolargs-verbatim":true}}}"#;
+    let arguments =
+        r#"{"path":"a&amp;b","content":"&lt;p&gt;Tom &amp; Jerry","lines":"[\"&lt;br&gt;\"]"}"#;
+    let expected = serde_json::json!({
+        "path": "a&b",
+        "content": "&lt;p&gt;Tom &amp; Jerry",
+        "lines": ["&lt;br&gt;"]
+    });
+
+    let case = format!(r#"{{"id":"v","schema":{schema},"arguments":{arguments}}}"#);
+    let (stdout, stderr, code) = run(&["--cases", "-"], &format!("{case}\n"));
+    assert_eq!(code, 0, "stderr: {stderr}");
+    let got: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(got["id"], "v");
+    assert_eq!(got["arguments"], expected);
+
+    let dir = std::env::temp_dir().join(format!("toolargs-cli-verbatim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("schema.json");
+    std::fs::write(&path, schema).unwrap();
+    let (stdout, stderr, code) = run(
+        &["--schema", path.to_str().unwrap()],
+        &format!("{arguments}\n"),
+    );
+    assert_eq!(code, 0, "stderr: {stderr}");
+    let got: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(got, expected);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn cases_mode_reports_errors_per_line_and_continues() {
     let input = concat!(
         "{\"id\": 1, \"schema\": 5, \"arguments\": {}}\n",

@@ -51,7 +51,7 @@ pub use normalizer::{
     DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, Normalizer, Options,
     PassBound, Repairer,
 };
-pub use plan::{SchemaError, SchemaPlan};
+pub use plan::{SchemaError, SchemaPlan, VERBATIM_KEYWORD};
 pub use report::{Repair, RepairKind, Report};
 pub use tool_args::{ArgsError, Parsed, RawArgs, SyntaxError, ToolArgs};
 pub use validate::{Validator, Violation, Violations};

@@ -241,12 +241,19 @@ impl Normalizer {
 pub struct Repairer<'r> {
     options: &'r Options,
     report: &'r mut Report,
+    /// Inside a verbatim location ([`crate::VERBATIM_KEYWORD`]): no string
+    /// below it is entity-decoded, whatever its own schema says.
+    verbatim: bool,
 }
 
 impl<'r> Repairer<'r> {
     /// Starts a normalization that records into `report`.
     pub fn new(options: &'r Options, report: &'r mut Report) -> Self {
-        Repairer { options, report }
+        Repairer {
+            options,
+            report,
+            verbatim: false,
+        }
     }
 
     /// The options in force.
@@ -275,6 +282,10 @@ impl<'r> Repairer<'r> {
     /// # Errors
     ///
     /// [`NormalizeError::TooDeep`].
+    ///
+    /// A location the plan finds [verbatim](SchemaPlan::verbatim) for the
+    /// value (after JSON-string decoding) leaves its strings, and every
+    /// string below it, entity-encoded as sent.
     pub fn walk(
         &mut self,
         plan: &SchemaPlan,
@@ -283,32 +294,52 @@ impl<'r> Repairer<'r> {
         path: &Path<'_>,
         depth: usize,
     ) -> Result<(), NormalizeError> {
-        if !self.repair_string(value, plan.declared(loc), path, depth)? {
+        if matches!(value, Value::String(_))
+            && !self.decode_json(value, plan.declared(loc), path, depth)?
+        {
+            if !self.verbatim && !plan.verbatim(loc, value) {
+                self.decode_references(value, path)?;
+            }
             return Ok(());
         }
-        match value {
-            Value::Array(_) | Value::Object(_) => {
-                self.enter(depth, path)?;
-                let bound = plan.bind(loc, value);
-                match value {
-                    Value::Array(items) => {
-                        for (i, item) in items.iter_mut().enumerate() {
-                            let child = plan.item(&bound, i);
-                            self.walk(plan, &child, item, &path.index(i), depth + 1)?;
-                        }
-                    }
-                    Value::Object(members) => {
-                        for (key, member) in members.iter_mut() {
-                            let child = plan.member(&bound, key);
-                            self.walk(plan, &child, member, &path.key(key), depth + 1)?;
-                        }
-                    }
-                    _ => unreachable!("matched a container above"),
-                }
-                Ok(())
-            }
-            _ => Ok(()),
+        if !matches!(value, Value::Array(_) | Value::Object(_)) {
+            return Ok(());
         }
+        self.enter(depth, path)?;
+        let entered = !self.verbatim && plan.verbatim(loc, value);
+        self.verbatim |= entered;
+        let walked = self.walk_members(plan, loc, value, path, depth);
+        if entered {
+            self.verbatim = false;
+        }
+        walked
+    }
+
+    fn walk_members(
+        &mut self,
+        plan: &SchemaPlan,
+        loc: &Loc,
+        value: &mut Value,
+        path: &Path<'_>,
+        depth: usize,
+    ) -> Result<(), NormalizeError> {
+        let bound = plan.bind(loc, value);
+        match value {
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let child = plan.item(&bound, i);
+                    self.walk(plan, &child, item, &path.index(i), depth + 1)?;
+                }
+            }
+            Value::Object(members) => {
+                for (key, member) in members.iter_mut() {
+                    let child = plan.member(&bound, key);
+                    self.walk(plan, &child, member, &path.key(key), depth + 1)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     /// Both repairs for a value at a location declaring `declared`: a
@@ -383,7 +414,8 @@ impl<'r> Repairer<'r> {
     }
 
     /// Decodes the character references of a string leaf until stable (or
-    /// the pass bound). Does nothing to other values.
+    /// the pass bound). Does nothing to other values, nor to any string while
+    /// a [`Repairer::walk`] is inside a verbatim location.
     ///
     /// # Errors
     ///
@@ -397,6 +429,9 @@ impl<'r> Repairer<'r> {
         let Value::String(text) = value else {
             return Ok(());
         };
+        if self.verbatim {
+            return Ok(());
+        }
         let decoded = decode_until_stable(text, self.options.entities, self.options.max_passes);
         let (passes, bound_reached) = (decoded.passes, decoded.bound_reached);
         if bound_reached && self.options.pass_bound == PassBound::Reject {

@@ -5,7 +5,9 @@
 use super::pattern::Pattern;
 use super::reference::{local_pointer, push_token};
 use super::types::JsonType;
-use super::{ArrayRules, Node, NodeId, ObjectRules, SchemaError, SchemaPlan, Sub, TypeSet};
+use super::{
+    ArrayRules, Node, NodeId, ObjectRules, SchemaError, SchemaPlan, Sub, TypeSet, VERBATIM_KEYWORD,
+};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, VecDeque};
 
@@ -29,7 +31,12 @@ pub(super) fn compile(schema: &Value) -> Result<SchemaPlan, SchemaError> {
     let mut nodes = compiler.nodes;
     find_tags(&mut nodes);
     fix_types(&mut nodes);
-    Ok(SchemaPlan { nodes, root })
+    let has_verbatim = spread_verbatim(&mut nodes);
+    Ok(SchemaPlan {
+        nodes,
+        has_verbatim,
+        root,
+    })
 }
 
 struct Compiler<'s> {
@@ -118,6 +125,11 @@ impl<'s> Compiler<'s> {
             });
         }
         node.allowed = allowed;
+        match map.get(VERBATIM_KEYWORD) {
+            None => {}
+            Some(Value::Bool(mark)) => node.own_verbatim = *mark,
+            Some(other) => return Err(keyword_type(at, VERBATIM_KEYWORD, "a boolean", other)),
+        }
 
         if let Some(value) = map.get("$ref") {
             let Value::String(reference) = value else {
@@ -378,4 +390,37 @@ fn fix_types(nodes: &mut [Node]) {
             }
         }
     }
+}
+
+/// Marks every node from which a [`VERBATIM_KEYWORD`] node is reachable
+/// through `$ref`/`allOf`/`anyOf`/`oneOf` (cycles included), so that
+/// locations that cannot be verbatim are answered without a walk. Returns
+/// whether any node carries the mark.
+fn spread_verbatim(nodes: &mut [Node]) -> bool {
+    let mut parents: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
+    for (id, node) in nodes.iter().enumerate() {
+        for sub in node.conjuncts.iter().chain(node.unions.iter().flatten()) {
+            if let Sub::Node(child) = sub {
+                parents[*child as usize].push(id as NodeId);
+            }
+        }
+    }
+    let mut work: Vec<NodeId> = Vec::new();
+    for (id, node) in nodes.iter_mut().enumerate() {
+        if node.own_verbatim {
+            node.maybe_verbatim = true;
+            work.push(id as NodeId);
+        }
+    }
+    let any = !work.is_empty();
+    while let Some(id) = work.pop() {
+        for &parent in &parents[id as usize] {
+            let node = &mut nodes[parent as usize];
+            if !node.maybe_verbatim {
+                node.maybe_verbatim = true;
+                work.push(parent);
+            }
+        }
+    }
+    any
 }

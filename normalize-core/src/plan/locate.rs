@@ -411,6 +411,60 @@ impl SchemaPlan {
         agree
     }
 
+    /// Whether a location is *verbatim* for the value found there: its
+    /// schema carries [`VERBATIM_KEYWORD`](super::VERBATIM_KEYWORD) itself,
+    /// through `$ref`/`allOf`, or through an `anyOf`/`oneOf` branch that
+    /// applies to `value`. Strings at a verbatim location, and everything
+    /// below it, are not entity-decoded; pass the value as it will be walked
+    /// (after any JSON-string decoding), since branches apply by shape.
+    ///
+    /// A plan whose schema has no mark answers `false` at once; a location
+    /// that cannot reach a mark does too. Nothing allocates.
+    pub fn verbatim(&self, loc: &Loc, value: &Value) -> bool {
+        if !self.has_verbatim {
+            return false;
+        }
+        self.verbatim_in(loc, value, &mut Walk::new())
+    }
+
+    fn verbatim_in(&self, loc: &Loc, value: &Value, walk: &mut Walk) -> bool {
+        match loc {
+            Loc::Any | Loc::Never => false,
+            Loc::Node(id) => self.node_verbatim(*id, value, walk),
+            Loc::Branch(id) => {
+                self.node(*id).maybe_verbatim
+                    && self.applies(loc, value, walk)
+                    && self.node_verbatim(*id, value, walk)
+            }
+            Loc::All(parts) => parts.iter().any(|p| self.verbatim_in(p, value, walk)),
+            Loc::AnyOf(parts) => parts
+                .iter()
+                .any(|p| self.applies(p, value, walk) && self.verbatim_in(p, value, walk)),
+        }
+    }
+
+    fn node_verbatim(&self, id: NodeId, value: &Value, walk: &mut Walk) -> bool {
+        let node = self.node(id);
+        if !node.maybe_verbatim {
+            return false;
+        }
+        if node.own_verbatim {
+            return true;
+        }
+        if !walk.enter(id) {
+            return false;
+        }
+        let found = node.conjuncts.iter().any(|sub| match sub {
+            Sub::Node(child) => self.node_verbatim(*child, value, walk),
+            _ => false,
+        }) || node.unions.iter().flatten().any(|sub| {
+            let branch = Loc::from(*sub);
+            self.applies(&branch, value, walk) && self.verbatim_in(&branch, value, walk)
+        });
+        walk.leave();
+        found
+    }
+
     /// The schema of member `name` of the object a location was bound to.
     pub fn member(&self, bound: &Bound, name: &str) -> Loc {
         match bound {

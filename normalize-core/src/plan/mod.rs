@@ -7,6 +7,10 @@
 //! `anyOf` and `oneOf` unite; members come from `properties`, then
 //! `patternProperties`, then `additionalProperties`, and from `prefixItems`,
 //! then `items` (draft-07 array-form `items` and `additionalItems` too).
+//!
+//! One deliberate deviation, opt-in per location: a subschema carrying
+//! [`VERBATIM_KEYWORD`] (`"x-toolargs-verbatim": true`) marks a location whose
+//! strings are never entity-decoded (see [`SchemaPlan::verbatim`]).
 
 mod compile;
 mod error;
@@ -22,6 +26,46 @@ pub use types::{JsonType, TypeSet};
 use pattern::Pattern;
 use serde_json::Value;
 use std::collections::HashMap;
+
+/// The annotation keyword that marks a location *verbatim*:
+/// `"x-toolargs-verbatim": true` on a subschema.
+///
+/// Some tools carry markup on purpose: a `write_file` tool's `content`
+/// holding `&lt;p&gt;`, an XML payload with `Tom &amp; Jerry`. Decoding
+/// character references there (RT-TOOL-8's default) would change the file
+/// the model meant to write. A verbatim location opts out of that one
+/// repair, for every string at the location and every string nested below
+/// it (array items, object members, the contents of a JSON-decoded string);
+/// JSON-string decoding still follows the schema, so an array sent as a
+/// string is still decoded.
+///
+/// The mark lives in the schema, as an annotation keyword validators ignore,
+/// so every consumer of the same schema honours it: the dynamic
+/// [`Normalizer`](crate::Normalizer), the code `#[derive(ToolArgs)]`
+/// generates (from `#[tool_args(verbatim)]`), and the command-line tool.
+/// With plain schemas write it yourself; with schemars,
+/// `#[schemars(extend("x-toolargs-verbatim" = true))]`. It is read through
+/// `$ref` and `allOf` (any part marked marks the location) and through
+/// `anyOf`/`oneOf` (any branch that applies to the value found there). Its
+/// value must be a boolean; `false` is the same as no mark.
+///
+/// ```
+/// use normalize_core::{Normalizer, VERBATIM_KEYWORD};
+/// use serde_json::json;
+///
+/// let normalizer = Normalizer::compile(&json!({
+///     "type": "object",
+///     "properties": {
+///         "path": {"type": "string"},
+///         "content": {"type": "string", VERBATIM_KEYWORD: true}
+///     }
+/// }))?;
+/// let mut args = json!({"path": "a&amp;b.html", "content": "<p>Tom &amp; Jerry</p>"});
+/// normalizer.normalize(&mut args)?;
+/// assert_eq!(args, json!({"path": "a&b.html", "content": "<p>Tom &amp; Jerry</p>"}));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub const VERBATIM_KEYWORD: &str = "x-toolargs-verbatim";
 
 /// Index of a compiled subschema in [`SchemaPlan`].
 pub(crate) type NodeId = u32;
@@ -52,6 +96,11 @@ pub(crate) struct Node {
     /// Properties whose schema carries `const` or `enum`: the tags that decide
     /// whether this node, as a union branch, applies to an object.
     tags: Vec<(Box<str>, NodeId)>,
+    /// This node carries [`VERBATIM_KEYWORD`] itself.
+    own_verbatim: bool,
+    /// This node, or a node reachable through `$ref`/`allOf`/`anyOf`/`oneOf`,
+    /// carries the mark: only then is the value-dependent check needed.
+    maybe_verbatim: bool,
 }
 
 /// Property name → schema. Tool schemas have a handful of properties, for
@@ -133,6 +182,9 @@ struct ArrayRules {
 #[derive(Debug)]
 pub struct SchemaPlan {
     nodes: Vec<Node>,
+    /// Some node carries [`VERBATIM_KEYWORD`]; without one, the verbatim
+    /// check costs one branch per location.
+    has_verbatim: bool,
     root: Sub,
 }
 
@@ -173,3 +225,5 @@ impl SchemaPlan {
 mod pattern_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod verbatim_tests;

@@ -1,8 +1,11 @@
-//! `patternProperties` keys are matched by the validator's engine; matching
-//! must keep the clean path free of allocations (after the first call on a
-//! thread has sized the engine's per-thread buffers).
+//! What the plan adds to a walk keeps the clean path free of allocations:
+//! `patternProperties` keys matched by the validator's engine (after the
+//! first call on a thread has sized the engine's per-thread buffers), and
+//! verbatim locations (`x-toolargs-verbatim`) looked up through `$ref` and
+//! unions. Everything runs in one test so no other test thread allocates
+//! while the counter is read.
 
-use normalize_core::Normalizer;
+use normalize_core::{Normalizer, VERBATIM_KEYWORD};
 use serde_json::json;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,6 +34,38 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 #[test]
+fn clean_arguments_allocate_nothing() {
+    clean_pattern_members_allocate_nothing();
+    clean_verbatim_members_allocate_nothing();
+}
+
+fn clean_verbatim_members_allocate_nothing() {
+    let normalizer = Normalizer::compile(&json!({
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "content": {"anyOf": [{"$ref": "#/$defs/Html"}, {"type": "null"}]},
+            "parts": {"type": "array", "items": {"$ref": "#/$defs/Html"}}
+        },
+        "$defs": {"Html": {"type": "string", VERBATIM_KEYWORD: true}}
+    }))
+    .unwrap();
+    // Verbatim strings may hold references: they are left alone, which
+    // costs nothing either.
+    let mut args = json!({
+        "path": "notes/index.html",
+        "content": "&lt;p&gt;Tom &amp; Jerry&lt;/p&gt;",
+        "parts": ["&lt;br&gt;", "plain"]
+    });
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    for _ in 0..100 {
+        let report = normalizer.normalize(&mut args).unwrap();
+        assert!(report.repairs.is_empty());
+    }
+    let allocations = ALLOCATIONS.load(Ordering::SeqCst) - before;
+    assert_eq!(allocations, 0, "clean verbatim members allocated");
+}
+
 fn clean_pattern_members_allocate_nothing() {
     let normalizer = Normalizer::compile(&json!({
         "type": "object",
