@@ -5,7 +5,7 @@
 //! as soon as two branches share a type (an externally tagged enum whose
 //! variants are all objects, an untagged enum of a list and a map written as
 //! pairs), and then a map of a later branch stays a pair array. Each branch
-//! is compiled as a reference into the whole strict schema, embedded under
+//! is compiled as a reference into the whole strict schema, registered under
 //! its own base URI, so its `$ref`s (to definitions, or `#` for recursion)
 //! resolve exactly as they do when the whole schema is validated.
 
@@ -15,8 +15,8 @@ use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Base URI of the embedded strict schema (never fetched: the resource is
-/// in the compiled document).
+/// Base URI of the registered strict schema (never fetched: the registry
+/// holds it).
 const BASE: &str = "urn:toolargs:strict";
 
 /// Validators for every `anyOf` node, keyed by pointer into the strict
@@ -32,24 +32,25 @@ impl Branches {
         if at.is_empty() {
             return Ok(Branches::default());
         }
-        let mut embedded = strict.clone();
-        if let Value::Object(m) = &mut embedded {
-            m.insert("$id".to_owned(), Value::String(BASE.to_owned()));
-        }
+        let invalid = |e: &dyn std::fmt::Display| StrictError::Invalid {
+            message: e.to_string(),
+        };
+        // One registry holds the strict schema; each branch validator is a
+        // reference into it, so the document is indexed once.
+        let registry = jsonschema::Registry::new()
+            .add(BASE, strict)
+            .and_then(|builder| builder.prepare())
+            .map_err(|e| invalid(&e))?;
         let mut out = HashMap::with_capacity(at.len());
         for (pointer, count) in at {
             let mut validators = Vec::with_capacity(count);
             for i in 0..count {
                 let mut target = format!("{BASE}#");
                 push_fragment(&mut target, &format!("{pointer}/anyOf/{i}"));
-                let wrapper = json!({
-                    "$defs": {"strict": embedded},
-                    "$ref": target,
-                });
-                let validator =
-                    jsonschema::validator_for(&wrapper).map_err(|e| StrictError::Invalid {
-                        message: e.to_string(),
-                    })?;
+                let validator = jsonschema::options()
+                    .with_registry(&registry)
+                    .build(&json!({"$ref": target}))
+                    .map_err(|e| invalid(&e))?;
                 validators.push(validator);
             }
             out.insert(pointer, validators);

@@ -292,7 +292,14 @@ impl StrictSchema {
             return Ok(());
         }
         let mut violations = Vec::new();
-        self.restore_at("", value, &mut String::new(), &mut violations, 0);
+        self.restore_at(
+            &self.schema,
+            "",
+            value,
+            &mut String::new(),
+            &mut violations,
+            0,
+        );
         if violations.is_empty() {
             Ok(())
         } else {
@@ -311,7 +318,7 @@ impl StrictSchema {
     /// whose own schema admits `null` comes back as `null`). Anything else
     /// is encoded as far as it fits, and the strict schema rejects it.
     pub fn encode(&self, value: &Value) -> Value {
-        self.encode_at("", value, 0)
+        self.encode_at(&self.schema, "", value, 0)
     }
 }
 

@@ -13,31 +13,49 @@ use crate::validate::Violation;
 use serde_json::{Map, Value, json};
 
 impl StrictSchema {
+    /// Restores `value` (at `value_at` in the call) along `node`, the
+    /// strict schema's node at `node_at`. The node is passed along with its
+    /// pointer so that only a `$ref` costs a pointer lookup; the pointer
+    /// keys the tables of optional properties, maps and unions.
     pub(super) fn restore_at(
         &self,
+        node: &Value,
         node_at: &str,
         value: &mut Value,
         value_at: &mut String,
         violations: &mut Vec<Violation>,
         hops: usize,
     ) {
-        let Some(node) = self.schema.pointer(node_at).and_then(Value::as_object) else {
+        let Some(node) = node.as_object() else {
             return;
         };
         if let Some(Value::String(reference)) = node.get("$ref") {
             if hops < MAX_REF_HOPS {
                 if let Some(target) = ref_pointer(reference) {
-                    self.restore_at(&target, value, value_at, violations, hops + 1);
+                    if let Some(next) = self.schema.pointer(&target) {
+                        self.restore_at(next, &target, value, value_at, violations, hops + 1);
+                    }
                 }
             }
             return;
         }
-        if node.contains_key("anyOf") {
+        if let Some(Value::Array(branches)) = node.get("anyOf") {
             if value.is_null() {
                 return;
             }
-            if let Some(i) = self.branches.first_valid(node_at, value) {
+            // Branches whose `type` or `const`/`enum` excludes the value
+            // cannot be the one it validated against; when a single branch
+            // is left (an optional's `anyOf: [S, null]`), it is that one
+            // without validating again, since the value is valid here.
+            let mut candidates = (0..branches.len()).filter(|&i| may_hold(&branches[i], value));
+            let chosen = match (candidates.next(), candidates.next()) {
+                (Some(only), None) => Some(only),
+                (None, _) => None,
+                (Some(_), Some(_)) => self.branches.first_valid(node_at, value),
+            };
+            if let Some(i) = chosen {
                 self.restore_at(
+                    &branches[i],
                     &format!("{node_at}/anyOf/{i}"),
                     value,
                     value_at,
@@ -50,6 +68,7 @@ impl StrictSchema {
         if self.maps.contains(node_at) {
             if let Value::Array(pairs) = value {
                 let value_node = format!("{node_at}/items/properties/value");
+                let value_schema = node_value(node, &["items", "properties", "value"]);
                 let mut map = Map::new();
                 for (i, pair) in std::mem::take(pairs).into_iter().enumerate() {
                     let Value::Object(mut pair) = pair else {
@@ -62,7 +81,14 @@ impl StrictSchema {
                     };
                     let len = value_at.len();
                     value_at.push_str(&format!("/{i}/value"));
-                    self.restore_at(&value_node, &mut item, value_at, violations, 0);
+                    self.restore_at(
+                        value_schema,
+                        &value_node,
+                        &mut item,
+                        value_at,
+                        violations,
+                        0,
+                    );
                     value_at.truncate(len);
                     if map.contains_key(&key) {
                         violations.push(Violation {
@@ -90,24 +116,30 @@ impl StrictSchema {
                         !(v.is_null() && optional.iter().any(|o| o.null_is_absent && o.name == *k))
                     });
                 }
-                if node.get("properties").is_some_and(Value::is_object) {
+                if let Some(Value::Object(properties)) = node.get("properties") {
                     for (key, member) in members.iter_mut() {
+                        let Some(property) = properties.get(key) else {
+                            continue;
+                        };
                         let mut child = format!("{node_at}/properties/");
                         let _ = write_token(&mut child, key);
                         let len = value_at.len();
                         value_at.push('/');
                         let _ = write_token(value_at, key);
-                        self.restore_at(&child, member, value_at, violations, 0);
+                        self.restore_at(property, &child, member, value_at, violations, 0);
                         value_at.truncate(len);
                     }
                 }
             }
-            Value::Array(items) if node.contains_key("items") => {
+            Value::Array(items) => {
+                let Some(item_schema) = node.get("items") else {
+                    return;
+                };
                 let child = format!("{node_at}/items");
                 for (i, item) in items.iter_mut().enumerate() {
                     let len = value_at.len();
                     value_at.push_str(&format!("/{i}"));
-                    self.restore_at(&child, item, value_at, violations, 0);
+                    self.restore_at(item_schema, &child, item, value_at, violations, 0);
                     value_at.truncate(len);
                 }
             }
@@ -117,14 +149,24 @@ impl StrictSchema {
 
     /// `value` (declared shape) written in the strict form of the node at
     /// `node_at`.
-    pub(super) fn encode_at(&self, node_at: &str, value: &Value, hops: usize) -> Value {
-        let Some(node) = self.schema.pointer(node_at).and_then(Value::as_object) else {
+    pub(super) fn encode_at(
+        &self,
+        node: &Value,
+        node_at: &str,
+        value: &Value,
+        hops: usize,
+    ) -> Value {
+        let Some(node) = node.as_object() else {
             return value.clone();
         };
         if let Some(Value::String(reference)) = node.get("$ref") {
-            return match ref_pointer(reference) {
-                Some(target) if hops < MAX_REF_HOPS => self.encode_at(&target, value, hops + 1),
-                _ => value.clone(),
+            let target = ref_pointer(reference).filter(|_| hops < MAX_REF_HOPS);
+            return match target
+                .as_deref()
+                .and_then(|t| Some((t, self.schema.pointer(t)?)))
+            {
+                Some((target, next)) => self.encode_at(next, target, value, hops + 1),
+                None => value.clone(),
             };
         }
         if let Some(Value::Array(branches)) = node.get("anyOf") {
@@ -135,7 +177,12 @@ impl StrictSchema {
             // the branch restore will choose for that strict form.
             let mut first = None;
             for i in 0..branches.len() {
-                let encoded = self.encode_at(&format!("{node_at}/anyOf/{i}"), value, hops + 1);
+                let encoded = self.encode_at(
+                    &branches[i],
+                    &format!("{node_at}/anyOf/{i}"),
+                    value,
+                    hops + 1,
+                );
                 if self.branches.accepts(node_at, i, &encoded) {
                     return encoded;
                 }
@@ -148,25 +195,28 @@ impl StrictSchema {
                 return value.clone();
             };
             let value_node = format!("{node_at}/items/properties/value");
+            let value_schema = node_value(node, &["items", "properties", "value"]);
             return Value::Array(
                 map.iter()
                     .map(|(key, item)| {
-                        json!({"key": key, "value": self.encode_at(&value_node, item, 0)})
+                        let item = self.encode_at(value_schema, &value_node, item, 0);
+                        json!({"key": key, "value": item})
                     })
                     .collect(),
             );
         }
         match value {
             Value::Object(members) => {
-                let has_properties = node.get("properties").is_some_and(Value::is_object);
+                let properties = node.get("properties").and_then(Value::as_object);
                 let mut out = Map::new();
                 for (key, member) in members {
-                    let encoded = if has_properties {
-                        let mut child = format!("{node_at}/properties/");
-                        let _ = write_token(&mut child, key);
-                        self.encode_at(&child, member, 0)
-                    } else {
-                        member.clone()
+                    let encoded = match properties.and_then(|p| p.get(key)) {
+                        Some(property) => {
+                            let mut child = format!("{node_at}/properties/");
+                            let _ = write_token(&mut child, key);
+                            self.encode_at(property, &child, member, 0)
+                        }
+                        None => member.clone(),
                     };
                     out.insert(key.clone(), encoded);
                 }
@@ -177,16 +227,60 @@ impl StrictSchema {
                 }
                 Value::Object(out)
             }
-            Value::Array(items) if node.contains_key("items") => {
-                let child = format!("{node_at}/items");
-                Value::Array(
-                    items
-                        .iter()
-                        .map(|item| self.encode_at(&child, item, 0))
-                        .collect(),
-                )
-            }
+            Value::Array(items) => match node.get("items") {
+                Some(item_schema) => {
+                    let child = format!("{node_at}/items");
+                    Value::Array(
+                        items
+                            .iter()
+                            .map(|item| self.encode_at(item_schema, &child, item, 0))
+                            .collect(),
+                    )
+                }
+                None => value.clone(),
+            },
             _ => value.clone(),
         }
     }
+}
+
+/// Whether `branch` can hold `value` as far as its own `type`, `const` and
+/// `enum` say (a `$ref` or a branch without them may hold anything). Never
+/// excludes a branch the value validates against.
+fn may_hold(branch: &Value, value: &Value) -> bool {
+    let Some(node) = branch.as_object() else {
+        return true;
+    };
+    if let Some(constant) = node.get("const") {
+        return constant == value;
+    }
+    if let Some(Value::Array(allowed)) = node.get("enum") {
+        return allowed.contains(value);
+    }
+    let admits = |t: &Value| match (t.as_str(), value) {
+        (Some("null"), Value::Null)
+        | (Some("boolean"), Value::Bool(_))
+        | (Some("string"), Value::String(_))
+        | (Some("object"), Value::Object(_))
+        | (Some("array"), Value::Array(_))
+        | (Some("number" | "integer"), Value::Number(_)) => true,
+        (Some(_), _) => false,
+        (None, _) => true,
+    };
+    match node.get("type") {
+        Some(Value::Array(types)) => types.iter().any(admits),
+        Some(t @ Value::String(_)) => admits(t),
+        _ => true,
+    }
+}
+
+/// The subschema at `path` below `node` (`Null`, which restores and encodes
+/// nothing, where it is missing).
+fn node_value<'a>(node: &'a Map<String, Value>, path: &[&str]) -> &'a Value {
+    static MISSING: Value = Value::Null;
+    let mut at = node.get(path[0]);
+    for key in &path[1..] {
+        at = at.and_then(|v| v.get(key));
+    }
+    at.unwrap_or(&MISSING)
 }
