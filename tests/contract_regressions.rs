@@ -1,0 +1,522 @@
+//! The repros of the issue "One exact contract", one named test each. Each
+//! states the correct behaviour: closed all the way down, serde's names and
+//! aliases accepted, diagnostics at the pointer that broke.
+#![allow(dead_code)]
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use toolargs::call::parse;
+use toolargs::rejection::{CallError, Rejection};
+use toolargs::toolbox::Toolbox;
+use toolargs::{ArgsError, ToolArgs};
+
+// ---- helpers ----
+
+/// The pointers of an `Invalid` rejection, in order.
+fn invalid_pointers<T: ToolArgs + std::fmt::Debug>(args: Value) -> Vec<String> {
+    match T::from_model(args.clone()) {
+        Err(ArgsError::Invalid(violations)) => {
+            violations.iter().map(|v| v.pointer.clone()).collect()
+        }
+        Err(other) => panic!("{args}: expected Invalid, got {other:?}"),
+        Ok(parsed) => panic!("{args}: expected Invalid, accepted as {:?}", parsed.value),
+    }
+}
+
+/// `args` is rejected with exactly one violation, at `pointer`.
+#[track_caller]
+fn rejected_only_at<T: ToolArgs + std::fmt::Debug>(args: Value, pointer: &str) {
+    assert_eq!(invalid_pointers::<T>(args.clone()), [pointer], "{args}");
+}
+
+#[track_caller]
+fn accepted<T: ToolArgs + std::fmt::Debug>(args: Value) -> T {
+    match T::from_model(args.clone()) {
+        Ok(parsed) => parsed.value,
+        Err(error) => panic!("{args}: rejected: {error}"),
+    }
+}
+
+// ---- shared types ----
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+struct Filter {
+    since: Option<String>,
+}
+
+// ---- closing misses ----
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Shard {
+    name: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Shards {
+    shards: BTreeMap<u32, Shard>,
+}
+
+#[test]
+fn map_with_number_keys_closes_its_struct_values() {
+    accepted::<Shards>(json!({"shards": {"1": {"name": "a"}}}));
+    rejected_only_at::<Shards>(
+        json!({"shards": {"1": {"name": "a", "zz": 1}}}),
+        "/shards/1/zz",
+    );
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Target {
+    host: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Targets {
+    targets: Box<[Target]>,
+}
+
+#[test]
+fn boxed_slice_closes_its_items() {
+    accepted::<Targets>(json!({"targets": [{"host": "a"}]}));
+    rejected_only_at::<Targets>(
+        json!({"targets": [{"host": "a", "zz": 1}]}),
+        "/targets/0/zz",
+    );
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Page<T> {
+    items: Vec<T>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Search {
+    page: Page<Filter>,
+}
+
+#[test]
+fn generic_root_closes_its_type_argument() {
+    accepted::<Page<Filter>>(json!({"items": [{"since": "x"}]}));
+    rejected_only_at::<Page<Filter>>(json!({"items": [{"since": "x", "zz": 1}]}), "/items/0/zz");
+}
+
+#[test]
+fn generic_field_of_a_plain_parent_closes_its_type_argument() {
+    accepted::<Search>(json!({"page": {"items": [{"since": "x"}]}}));
+    rejected_only_at::<Search>(
+        json!({"page": {"items": [{"since": "x", "zz": 1}]}}),
+        "/page/items/0/zz",
+    );
+    rejected_only_at::<Search>(json!({"page": {"items": [], "zz": 1}}), "/page/zz");
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Envelope<T> {
+    id: String,
+    #[serde(flatten)]
+    body: T,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Query {
+    query: String,
+}
+
+#[test]
+fn flattened_generic_body_is_closed_where_used() {
+    accepted::<Envelope<Query>>(json!({"id": "1", "query": "x"}));
+    rejected_only_at::<Envelope<Query>>(json!({"id": "1", "query": "x", "zz": 1}), "/zz");
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct EmailOpts {
+    address: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+enum Via {
+    Email { opts: EmailOpts },
+    Sms { number: String },
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Notify {
+    to: String,
+    #[serde(flatten)]
+    via: Via,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "channel")]
+enum TaggedVia {
+    Email { opts: EmailOpts },
+    Sms { number: String },
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct TaggedNotify {
+    to: String,
+    #[serde(flatten)]
+    via: TaggedVia,
+}
+
+#[test]
+fn flattened_enum_closes_the_structs_in_its_variants() {
+    accepted::<Notify>(json!({"to": "x", "Email": {"opts": {"address": "a"}}}));
+    rejected_only_at::<Notify>(
+        json!({"to": "x", "Email": {"opts": {"address": "a", "zz": 1}}}),
+        "/Email/opts/zz",
+    );
+    accepted::<TaggedNotify>(json!({"to": "x", "channel": "Email", "opts": {"address": "a"}}));
+    rejected_only_at::<TaggedNotify>(
+        json!({"to": "x", "channel": "Email", "opts": {"address": "a", "zz": 1}}),
+        "/opts/zz",
+    );
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+#[serde(transparent)]
+struct Wrapped {
+    inner: Filter,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+#[serde(transparent)]
+#[schemars(inline)]
+struct InlineWrapped {
+    inner: Filter,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct HoldsWrapped {
+    w: Wrapped,
+    i: InlineWrapped,
+}
+
+#[test]
+fn transparent_without_doc_comment_stays_closed() {
+    accepted::<Wrapped>(json!({"since": "x"}));
+    rejected_only_at::<Wrapped>(json!({"since": "x", "zz": 1}), "/zz");
+    rejected_only_at::<HoldsWrapped>(json!({"w": {"zz": 1}, "i": {}}), "/w/zz");
+}
+
+#[test]
+fn transparent_schemars_inline_stays_closed() {
+    accepted::<InlineWrapped>(json!({"since": "x"}));
+    rejected_only_at::<InlineWrapped>(json!({"since": "x", "zz": 1}), "/zz");
+    rejected_only_at::<HoldsWrapped>(json!({"w": {}, "i": {"zz": 1}}), "/i/zz");
+}
+
+mod a {
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    pub struct Filter {
+        pub since: Option<String>,
+    }
+}
+
+mod b {
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    pub struct Filter {
+        pub until: Option<u32>,
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Clash {
+    a: a::Filter,
+    b: b::Filter,
+}
+
+#[test]
+fn same_named_types_from_two_modules_are_both_closed() {
+    accepted::<Clash>(json!({"a": {"since": "x"}, "b": {"until": 1}}));
+    let pointers = invalid_pointers::<Clash>(json!({"a": {"zz": 1}, "b": {"zz": 1}}));
+    assert_eq!(pointers, ["/a/zz", "/b/zz"]);
+    // Each keeps its own members: `until` is not a member of `a::Filter`.
+    rejected_only_at::<Clash>(json!({"a": {"until": 1}, "b": {}}), "/a/until");
+}
+
+mod nested {
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    pub struct Shipment {
+        pub sku: String,
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Shipment {
+    item: nested::Shipment,
+    note: Option<String>,
+}
+
+#[test]
+fn nested_type_named_like_the_root_is_closed() {
+    accepted::<Shipment>(json!({"item": {"sku": "x"}}));
+    rejected_only_at::<Shipment>(json!({"item": {"sku": "x", "zz": 1}}), "/item/zz");
+    rejected_only_at::<Shipment>(json!({"item": {"sku": "x", "note": "n"}}), "/item/note");
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct AliasedPage<T> {
+    #[serde(alias = "results")]
+    items: Vec<T>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct TwoPages {
+    ids: AliasedPage<u32>,
+    names: AliasedPage<String>,
+}
+
+#[test]
+fn two_instantiations_of_one_generic_with_an_alias() {
+    let pages = accepted::<TwoPages>(json!({"ids": {"results": [1]}, "names": {"items": ["a"]}}));
+    assert_eq!(
+        (pages.ids.items, pages.names.items),
+        (vec![1], vec!["a".to_owned()])
+    );
+    accepted::<TwoPages>(json!({"ids": {"items": [1]}, "names": {"results": ["a"]}}));
+    rejected_only_at::<TwoPages>(
+        json!({"ids": {"items": [1]}, "names": {"items": [], "zz": 1}}),
+        "/names/zz",
+    );
+    rejected_only_at::<TwoPages>(
+        json!({"ids": {"items": ["1"]}, "names": {"items": []}}),
+        "/ids/items/0",
+    );
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Customer {
+    name: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Order {
+    customer: Customer,
+}
+
+#[test]
+fn nested_struct_deriving_only_deserialize_is_closed() {
+    accepted::<Order>(json!({"customer": {"name": "a"}}));
+    rejected_only_at::<Order>(json!({"customer": {"vip": true}}), "/customer/vip");
+}
+
+#[test]
+fn nested_struct_deriving_only_deserialize_is_closed_in_a_toolbox() {
+    let mut tools = Toolbox::new();
+    tools
+        .tool_sync("order", "Place an order.", |order: Order| {
+            Ok::<_, String>(format!("{:?}", order.customer.name))
+        })
+        .unwrap();
+    let call = parse(r#"{"name": "order", "arguments": {"customer": {"vip": true}}}"#)
+        .unwrap()
+        .remove(0);
+    let error = tools.call_blocking(&(), call).unwrap_err();
+    let CallError::Rejected(Rejection::InvalidArguments(invalid)) = &error else {
+        panic!("expected invalid arguments, got {error:?}");
+    };
+    let pointers: Vec<&str> = invalid
+        .violations
+        .iter()
+        .map(|v| v.pointer.as_str())
+        .collect();
+    assert_eq!(pointers, ["/customer/vip"], "{}", error.model_message());
+}
+
+// ---- serde's names and representations accepted ----
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+struct SearchArgs {
+    query: String,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+#[serde(tag = "type")]
+enum Cmd {
+    Search(SearchArgs),
+}
+
+#[test]
+fn internally_tagged_newtype_variant_is_accepted() {
+    let cmd = accepted::<Cmd>(json!({"type": "Search", "query": "x"}));
+    assert_eq!(cmd, Cmd::Search(SearchArgs { query: "x".into() }));
+    rejected_only_at::<Cmd>(json!({"type": "Search", "query": "x", "zz": 1}), "/zz");
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Lookup {
+    #[serde(alias = "q")]
+    query: String,
+}
+
+#[test]
+fn alias_of_a_required_field_is_accepted() {
+    assert_eq!(accepted::<Lookup>(json!({"q": "oak"})).query, "oak");
+    assert_eq!(accepted::<Lookup>(json!({"query": "oak"})).query, "oak");
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+enum Action {
+    Tag {
+        #[serde(alias = "labels")]
+        tags: Vec<String>,
+    },
+    Archive {
+        id: u32,
+    },
+}
+
+#[test]
+fn alias_inside_an_enum_struct_variant_is_accepted() {
+    let Action::Tag { tags } = accepted::<Action>(json!({"Tag": {"labels": ["a"]}})) else {
+        panic!("expected Tag");
+    };
+    assert_eq!(tags, ["a"]);
+    // and repaired under the alias
+    let Action::Tag { tags } = accepted::<Action>(json!({"Tag": {"labels": "[\"a &amp; b\"]"}}))
+    else {
+        panic!("expected Tag");
+    };
+    assert_eq!(tags, ["a & b"]);
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Terms {
+    #[serde(alias = "q")]
+    query: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct FlatSearch {
+    limit: u32,
+    #[serde(flatten)]
+    terms: Terms,
+}
+
+#[test]
+#[ignore = "fails until aliases of a flattened struct's fields are accepted by the schema (closing)"]
+fn alias_inside_a_flattened_struct_is_accepted() {
+    assert_eq!(
+        accepted::<FlatSearch>(json!({"limit": 1, "q": "oak"}))
+            .terms
+            .query,
+        "oak"
+    );
+    assert_eq!(
+        accepted::<FlatSearch>(json!({"limit": 1, "query": "oak"}))
+            .terms
+            .query,
+        "oak"
+    );
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+#[derive(serde::Serialize, Deserialize, JsonSchema)]
+#[serde(remote = "Span")]
+pub struct SpanDef {
+    pub start: u32,
+    pub end: u32,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Highlight {
+    #[serde(with = "SpanDef")]
+    span: Span,
+    tags: Vec<String>,
+}
+
+#[test]
+fn serde_with_a_type_is_accepted_and_normalized_like_the_schema() {
+    let parsed =
+        Highlight::from_model(json!({"span": {"start": 1, "end": 2}, "tags": "[\"a\"]"})).unwrap();
+    assert_eq!(parsed.value.span, Span { start: 1, end: 2 });
+    assert_eq!(parsed.value.tags, ["a"]);
+    rejected_only_at::<Highlight>(
+        json!({"span": {"start": 1, "end": 2, "zz": 1}, "tags": []}),
+        "/span/zz",
+    );
+    toolargs::testing::assert_normalizer_matches_schema::<Highlight>();
+}
+
+// ---- diagnostics ----
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+enum Outreach {
+    SendEmail { to: String, subject: String },
+    SendSms { number: String },
+}
+
+#[test]
+fn missing_field_in_an_externally_tagged_variant_is_reported_inside_it() {
+    rejected_only_at::<Outreach>(json!({"SendEmail": {"to": "a@x"}}), "/SendEmail/subject");
+}
+
+#[test]
+fn wrong_type_in_a_flattened_internally_tagged_enum_is_reported_alone() {
+    rejected_only_at::<TaggedNotify>(
+        json!({"to": "x", "channel": "Email", "opts": {"address": 5}}),
+        "/opts/address",
+    );
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct NoArgs {}
+
+#[test]
+fn unknown_fields_of_an_empty_struct_are_reported_each() {
+    accepted::<NoArgs>(json!({}));
+    assert_eq!(
+        invalid_pointers::<NoArgs>(json!({"a": 1, "b": 2})),
+        ["/a", "/b"]
+    );
+}
+
+fn host<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let host = String::deserialize(deserializer)?;
+    if host.contains(' ') {
+        Err(serde::de::Error::custom(format!(
+            "`{host}` is not a host name"
+        )))
+    } else {
+        Ok(host)
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+enum Endpoint {
+    Host {
+        #[serde(deserialize_with = "host")]
+        #[schemars(with = "String")]
+        addr: String,
+    },
+    Socket {
+        path: String,
+    },
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Connect {
+    target: Endpoint,
+}
+
+#[test]
+#[ignore = "fails until deserialization errors inside an externally tagged variant keep the variant key (diagnostics)"]
+fn deserialize_error_inside_an_externally_tagged_variant_keeps_the_variant_key() {
+    accepted::<Connect>(json!({"target": {"Host": {"addr": "example.org"}}}));
+    match Connect::from_model(json!({"target": {"Host": {"addr": "not a host"}}})) {
+        Err(ArgsError::Deserialize { pointer, message }) => {
+            assert_eq!(pointer, "/target/Host/addr", "{message}");
+            assert!(message.contains("is not a host name"), "{message}");
+        }
+        other => panic!("expected a deserialize error, got {other:?}"),
+    }
+}
