@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 use toolargs::call::ToolCall;
+use toolargs::export::strict::Change;
 use toolargs::export::{Dialect, StrictError, StrictSchema};
 use toolargs::rejection::{CallError, InvalidArguments, Rejection};
 use toolargs::toolbox::{RegisterError, Toolbox};
@@ -383,6 +384,13 @@ fn a_flattened_tagged_enum_is_distributed_over_its_branches() {
     let notify = &s["$defs"]["Notify"];
     let branches = notify["anyOf"].as_array().unwrap();
     assert_eq!(branches.len(), 2);
+    assert!(
+        strict.changes().iter().any(
+            |c| c.pointer == "/$defs/Notify" && c.change == Change::Distributed { branches: 2 }
+        ),
+        "{:?}",
+        strict.changes()
+    );
     for branch in branches {
         // Each merged object carries the outer members and its own, closed.
         assert_eq!(branch["additionalProperties"], false);

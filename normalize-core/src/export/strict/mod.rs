@@ -5,7 +5,9 @@
 //! The rules, as OpenAI documents them for Structured Outputs and strict
 //! function calling, and what this transform does for each:
 //!
-//! - **The root is an object** (not `anyOf`): otherwise [`StrictError::RootNotObject`].
+//! - **The root is an object** (not `anyOf`, nor an object composing a
+//!   union, whose strict form would be one): otherwise
+//!   [`StrictError::RootNotObject`].
 //! - **`additionalProperties: false` on every object**: set everywhere; an
 //!   object that was open (`true` or absent) is closed and the change listed.
 //! - **Every property is required**: all are listed in `required`; a
@@ -56,8 +58,11 @@
 //!   map `{"type": "object", "additionalProperties": S}` is represented as
 //!   an array of `{"key": string, "value": S}` pairs; [`StrictSchema::restore`]
 //!   turns the pairs back into the map (a repeated key is an invalid
-//!   argument). A free-form object or value (`{}`, `true`,
-//!   `{"type": "object"}` with no properties) and tuples (`prefixItems`)
+//!   argument). In a union, `[]` is also every other array branch's empty
+//!   array: it restores along the first branch that takes it (an untagged
+//!   `enum { List(Vec<_>), Map(BTreeMap<_, _>) }` reads it as the list).
+//!   A free-form object or value (`{}`, `true`, `{"type": "object"}` with
+//!   no properties) and tuples (`prefixItems`)
 //!   cannot be represented: [`StrictError::Unrepresentable`].
 
 mod branches;
@@ -310,13 +315,17 @@ impl StrictSchema {
     /// The inverse of [`StrictSchema::restore`]: a value in the declared
     /// shape written in strict form (absent optional properties as `null`,
     /// maps as key/value pairs, each union along the first branch whose
-    /// strict form validates). Use it to show a model strict examples, or
-    /// to replay logged calls against a strict tool.
+    /// strict form validates and is restored along that same branch). Use
+    /// it to show a model strict examples, or to replay logged calls
+    /// against a strict tool.
     ///
     /// A value valid under the declared schema becomes one valid under the
-    /// strict schema that restores to it (except that an absent property
-    /// whose own schema admits `null` comes back as `null`). Anything else
-    /// is encoded as far as it fits, and the strict schema rejects it.
+    /// strict schema that restores to it, with two exceptions strict form
+    /// cannot express: an absent property whose own schema admits `null`
+    /// comes back as `null`, and an empty map in a union beside a branch
+    /// that also takes `[]` (an untagged enum of a list and a map) comes
+    /// back as that branch's `[]`. Anything else is encoded as far as it
+    /// fits, and the strict schema rejects it.
     pub fn encode(&self, value: &Value) -> Value {
         self.encode_at(&self.schema, "", value, 0)
     }

@@ -173,22 +173,27 @@ impl StrictSchema {
             if value.is_null() {
                 return Value::Null;
             }
-            // The first branch whose strict form of the value validates:
-            // the branch restore will choose for that strict form.
+            // The first branch whose strict form of the value validates and
+            // is restored along that same branch (no earlier branch takes
+            // it). Failing that (a value two branches cannot tell apart,
+            // such as an empty map beside a list), the first strict form
+            // that validates at all; failing that, the first branch's.
+            let mut accepted = None;
             let mut first = None;
-            for i in 0..branches.len() {
-                let encoded = self.encode_at(
-                    &branches[i],
-                    &format!("{node_at}/anyOf/{i}"),
-                    value,
-                    hops + 1,
-                );
-                if self.branches.accepts(node_at, i, &encoded) {
-                    return encoded;
+            for (i, branch) in branches.iter().enumerate() {
+                let encoded =
+                    self.encode_at(branch, &format!("{node_at}/anyOf/{i}"), value, hops + 1);
+                match self.branches.first_valid(node_at, &encoded) {
+                    Some(j) if j == i => return encoded,
+                    Some(_) if self.branches.accepts(node_at, i, &encoded) => {
+                        accepted.get_or_insert(encoded);
+                    }
+                    _ => {
+                        first.get_or_insert(encoded);
+                    }
                 }
-                first.get_or_insert(encoded);
             }
-            return first.unwrap_or_else(|| value.clone());
+            return accepted.or(first).unwrap_or_else(|| value.clone());
         }
         if self.maps.contains(node_at) {
             let Value::Object(map) = value else {
