@@ -248,7 +248,12 @@ pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
                 pointer.push('/');
                 let _ = crate::path::write_token(&mut pointer, key);
             }
-            Segment::Enum { .. } | Segment::Unknown => {}
+            // An externally tagged variant is a member of the JSON object.
+            Segment::Enum { variant } => {
+                pointer.push('/');
+                let _ = crate::path::write_token(&mut pointer, variant);
+            }
+            Segment::Unknown => {}
         }
     }
     pointer

@@ -16,8 +16,10 @@ const LIST_MAX: usize = 12;
 /// `additionalProperties` error naming several members).
 pub(super) fn push_violations(
     schema: &Value,
+    instance: &Value,
     error: &ValidationError<'_>,
     out: &mut Vec<Violation>,
+    declared_elsewhere: &mut Vec<String>,
 ) {
     let pointer = error.instance_path().as_str().to_owned();
     let keyword = error.kind().keyword().to_owned();
@@ -35,16 +37,36 @@ pub(super) fn push_violations(
             } else {
                 format!("one of the declared fields: {}", list(&fields))
             };
+            let unevaluated = matches!(
+                error.kind(),
+                ValidationErrorKind::UnevaluatedProperties { .. }
+            );
             for name in unexpected {
-                out.push(Violation {
-                    pointer: child_pointer(&pointer, name),
-                    keyword: keyword.clone(),
-                    message: format!("unknown field `{name}`; expected {expected}"),
-                    expected: expected.clone(),
-                    found: format!("field `{name}`"),
-                });
+                let violation = unknown_field(&pointer, name, &keyword, &expected);
+                if unevaluated && fields.contains(name) {
+                    declared_elsewhere.push(violation.pointer.clone());
+                }
+                out.push(violation);
             }
             return;
+        }
+        ValidationErrorKind::FalseSchema if keyword_at.ends_with("/additionalProperties") => {
+            // `additionalProperties: false` with no `properties`: the
+            // validator reports the object once, at the object; every member
+            // is unknown.
+            if let Some(Value::Object(members)) = instance.pointer(&pointer) {
+                for name in members.keys() {
+                    out.push(unknown_field(
+                        &pointer,
+                        name,
+                        "additionalProperties",
+                        "no other field",
+                    ));
+                }
+                return;
+            }
+            let expected = "nothing (no value is allowed here)".to_owned();
+            (expected, format!("no value is allowed here, found {found}"))
         }
         ValidationErrorKind::Required { property } => {
             let name = property
@@ -100,14 +122,32 @@ pub(super) fn push_violations(
             let message = format!("expected {expected}, found {found}");
             (expected, message)
         }
+        ValidationErrorKind::AnyOf { .. } if alias_names(schema, keyword_at).is_some() => {
+            // A required field with aliases: one of its names must be there.
+            let names = alias_names(schema, keyword_at).unwrap_or_default();
+            let field = names.first().cloned().unwrap_or_default();
+            let others: Vec<String> = names.iter().skip(1).map(|n| format!("`{n}`")).collect();
+            out.push(Violation {
+                pointer: child_pointer(&pointer, &field),
+                keyword: "required".to_owned(),
+                expected: "a value (required)".to_owned(),
+                found: "nothing".to_owned(),
+                message: format!(
+                    "missing required field `{field}` (or its alias {})",
+                    others.join(" or ")
+                ),
+            });
+            return;
+        }
         ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context }
             if shape_matching_branch(&pointer, context).is_some() =>
         {
-            // One branch has the value's shape (`Filter` of `Filter | null`):
-            // its own errors say more than "matches no branch".
+            // One branch has the value's shape (`Filter` of `Filter | null`,
+            // the variant an externally tagged object names): its own errors
+            // say more than "matches no branch".
             if let Some(errors) = shape_matching_branch(&pointer, context) {
                 for error in errors {
-                    push_violations(schema, error, out);
+                    push_violations(schema, instance, error, out, declared_elsewhere);
                 }
             }
             return;
@@ -155,30 +195,100 @@ pub(super) fn push_violations(
 
 /// The one union branch that has the value's shape, if exactly one has: no
 /// `type` error at the union's own location, and no `const`/`enum` error
-/// there or at a direct member (a tag of a tagged enum).
+/// there or at a direct member (a tag of a tagged enum). Where several
+/// remain, the one whose errors all lie deeper than the union's location
+/// (an externally tagged variant whose key is present and whose content is
+/// wrong), if exactly one is.
 fn shape_matching_branch<'e>(
     pointer: &str,
     context: &'e [Vec<ValidationError<'static>>],
 ) -> Option<&'e [ValidationError<'static>]> {
-    let mut matching = context.iter().filter(|errors| {
-        !errors.is_empty()
-            && !errors.iter().any(|e| {
-                let at = e.instance_path().as_str();
-                let is_member = at
-                    .strip_prefix(pointer)
-                    .and_then(|rest| rest.strip_prefix('/'))
-                    .is_some_and(|token| !token.contains('/'));
-                match e.kind() {
-                    ValidationErrorKind::Type { .. } => at == pointer,
-                    ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. } => {
-                        at == pointer || is_member
+    let candidates: Vec<&Vec<ValidationError<'static>>> = context
+        .iter()
+        .filter(|errors| {
+            !errors.is_empty()
+                && !errors.iter().any(|e| {
+                    let at = e.instance_path().as_str();
+                    let is_member = at
+                        .strip_prefix(pointer)
+                        .and_then(|rest| rest.strip_prefix('/'))
+                        .is_some_and(|token| !token.contains('/'));
+                    match e.kind() {
+                        ValidationErrorKind::Type { .. } => at == pointer,
+                        ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. } => {
+                            at == pointer || is_member
+                        }
+                        _ => false,
                     }
-                    _ => false,
-                }
-            })
+                })
+        })
+        .collect();
+    if let [only] = candidates.as_slice() {
+        return Some(only.as_slice());
+    }
+    let mut deeper = candidates.into_iter().filter(|errors| {
+        errors.iter().all(|e| {
+            let at = e.instance_path().as_str();
+            at != pointer && at.starts_with(pointer)
+        })
     });
-    let first = matching.next()?;
-    matching.next().is_none().then_some(first.as_slice())
+    let first = deeper.next()?;
+    deeper.next().is_none().then_some(first.as_slice())
+}
+
+/// For an `anyOf` whose branches each only require one name (how a
+/// required field's aliases are declared), the names, wire name first.
+fn alias_names(schema: &Value, keyword_at: &str) -> Option<Vec<String>> {
+    let Value::Array(branches) = schema.pointer(keyword_at)? else {
+        return None;
+    };
+    let names: Vec<String> = branches
+        .iter()
+        .map(|branch| match branch.as_object() {
+            Some(map) if map.len() == 1 => match map.get("required") {
+                Some(Value::Array(required)) if required.len() == 1 => {
+                    required[0].as_str().map(str::to_owned)
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    (names.len() >= 2).then_some(names)
+}
+
+fn unknown_field(pointer: &str, name: &str, keyword: &str, expected: &str) -> Violation {
+    Violation {
+        pointer: child_pointer(pointer, name),
+        keyword: keyword.to_owned(),
+        message: format!("unknown field `{name}`; expected {expected}"),
+        expected: expected.to_owned(),
+        found: format!("field `{name}`"),
+    }
+}
+
+/// Removes `unevaluatedProperties` reports that only follow from another
+/// failure: a member some part of its object declares
+/// (`declared_elsewhere`) is "unevaluated" when the part declaring it failed
+/// for another reason (a wrong type inside a flattened enum's variant). That
+/// other failure, at or below the same object, is the one to report.
+pub(super) fn drop_consequences(found: &mut Vec<Violation>, declared_elsewhere: &[String]) {
+    if declared_elsewhere.is_empty() {
+        return;
+    }
+    let is_consequence = |v: &Violation| {
+        v.keyword == "unevaluatedProperties" && declared_elsewhere.contains(&v.pointer) && {
+            let object = parent_pointer(&v.pointer);
+            found.iter().any(|other| {
+                (other.keyword != "unevaluatedProperties"
+                    || !declared_elsewhere.contains(&other.pointer))
+                    && (other.pointer == object || other.pointer.starts_with(&format!("{object}/")))
+            })
+        }
+    };
+    let keep: Vec<bool> = found.iter().map(|v| !is_consequence(v)).collect();
+    let mut keep = keep.into_iter();
+    found.retain(|_| keep.next().unwrap_or(true));
 }
 
 /// The expectation of the numeric and size keywords, in words.

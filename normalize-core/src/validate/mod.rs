@@ -80,9 +80,17 @@ impl Validator {
             return Ok(());
         }
         let mut found = Vec::new();
+        let mut declared_elsewhere = Vec::new();
         for error in self.inner.iter_errors(instance) {
-            describe::push_violations(&self.schema, &error, &mut found);
+            describe::push_violations(
+                &self.schema,
+                instance,
+                &error,
+                &mut found,
+                &mut declared_elsewhere,
+            );
         }
+        describe::drop_consequences(&mut found, &declared_elsewhere);
         let mut seen = std::collections::HashSet::new();
         found.retain(|v: &Violation| seen.insert(v.pointer.clone()));
         Err(Violations(found))

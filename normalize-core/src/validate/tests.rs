@@ -144,3 +144,70 @@ fn unions_report_the_branch_with_the_value_shape() {
         "one of: object with field \"x\" | null"
     );
 }
+
+fn pointers(schema: &Value, instance: &Value) -> Vec<String> {
+    let violations = Validator::new(schema)
+        .unwrap()
+        .validate(instance)
+        .unwrap_err();
+    violations.iter().map(|v| v.pointer.clone()).collect()
+}
+
+#[test]
+fn an_object_with_no_properties_names_every_unknown_member() {
+    let schema = json!({"type": "object", "additionalProperties": false});
+    assert_eq!(pointers(&schema, &json!({"a": 1, "b": 2})), ["/a", "/b"]);
+}
+
+#[test]
+fn an_externally_tagged_variant_is_reported_inside_its_key() {
+    let variant = |name: &str, field: &str| {
+        json!({"type": "object", "additionalProperties": false, "required": [name],
+               "properties": {name: {"type": "object", "additionalProperties": false,
+                   "properties": {field: {"type": "string"}}, "required": [field]}}})
+    };
+    let schema = json!({"oneOf": [variant("SendEmail", "to"), variant("Call", "number")]});
+    assert_eq!(
+        pointers(&schema, &json!({"SendEmail": {"to": 1}})),
+        ["/SendEmail/to"]
+    );
+}
+
+#[test]
+fn a_missing_aliased_field_is_named_with_its_aliases() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"query": {"type": "string"}, "q": {"type": "string"}},
+        "allOf": [{"anyOf": [{"required": ["query"]}, {"required": ["q"]}]}],
+        "additionalProperties": false
+    });
+    let violations = Validator::new(&schema)
+        .unwrap()
+        .validate(&json!({}))
+        .unwrap_err();
+    assert_eq!(violations.len(), 1);
+    assert_eq!(violations.0[0].pointer, "/query");
+    assert_eq!(
+        violations.0[0].message,
+        "missing required field `query` (or its alias `q`)"
+    );
+}
+
+#[test]
+fn members_of_a_failed_variant_are_not_also_called_unknown() {
+    // A struct flattening an internally tagged enum, closed where used.
+    let schema = json!({
+        "type": "object",
+        "properties": {"to": {"type": "string"}},
+        "oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "Email"}, "addr": {"type": "string"}}},
+            {"type": "object", "properties": {"kind": {"const": "Sms"}, "phone": {"type": "string"}}}
+        ],
+        "unevaluatedProperties": false
+    });
+    let wrong_type = json!({"to": "x", "kind": "Email", "addr": 5});
+    assert_eq!(pointers(&schema, &wrong_type), ["/addr"]);
+    // A member of another variant is unknown for this one.
+    let misplaced = json!({"to": "x", "kind": "Sms", "phone": "1", "addr": "a"});
+    assert_eq!(pointers(&schema, &misplaced), ["/addr"]);
+}
