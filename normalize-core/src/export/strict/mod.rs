@@ -360,3 +360,65 @@ pub(crate) fn ref_pointer(reference: &str) -> Option<String> {
 pub(crate) fn unescape_token(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{StrictError, StrictSchema, ref_pointer};
+    use serde_json::json;
+
+    #[test]
+    fn references_are_percent_decoded_then_kept_as_pointers() {
+        assert_eq!(
+            ref_pointer("#/$defs/Tag%20Args").as_deref(),
+            Some("/$defs/Tag Args")
+        );
+        assert_eq!(ref_pointer("#/$defs/a~1b").as_deref(), Some("/$defs/a~1b"));
+        assert_eq!(
+            ref_pointer("#/$defs/%C3%A9t%C3%A9").as_deref(),
+            Some("/$defs/été")
+        );
+        assert_eq!(ref_pointer("#").as_deref(), Some(""));
+        // Not local, a broken escape, or bytes that are not UTF-8.
+        assert_eq!(ref_pointer("other.json#/a"), None);
+        assert_eq!(ref_pointer("#/$defs/%zz"), None);
+        assert_eq!(ref_pointer("#/$defs/%4"), None);
+        assert_eq!(ref_pointer("#/$defs/%C3"), None);
+    }
+
+    #[test]
+    fn a_broken_reference_is_a_typed_error() {
+        for reference in ["#/$defs/%zz", "#/$defs/%C3", "#/$defs/Missing%20One"] {
+            let schema = json!({
+                "type": "object",
+                "properties": {"a": {"$ref": reference, "description": "d"}},
+                "$defs": {"Missing One ": {"type": "string"}}
+            });
+            assert!(
+                matches!(
+                    StrictSchema::new(&schema),
+                    Err(StrictError::Unrepresentable { ref pointer, .. }) if pointer == "/properties/a"
+                ),
+                "{reference}"
+            );
+        }
+    }
+
+    #[test]
+    fn definitions_named_by_encoded_references_are_kept() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/A%20B~1C"}},
+            "required": ["a"],
+            "$defs": {
+                "A B/C": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}, "required": ["m"]},
+                "Unused": {"type": "string"}
+            }
+        });
+        let strict = StrictSchema::new(&schema).unwrap();
+        let defs = strict.schema()["$defs"].as_object().unwrap();
+        assert_eq!(defs.keys().collect::<Vec<_>>(), ["A B/C"]);
+        let mut call = json!({"a": {"m": [{"key": "x", "value": 1}]}});
+        strict.restore(&mut call).unwrap();
+        assert_eq!(call, json!({"a": {"m": {"x": 1}}}));
+    }
+}
