@@ -29,6 +29,7 @@
 //! still validated here and reported back to the model when a call breaks
 //! them.
 
+pub mod aliases;
 pub mod drift;
 pub mod strict;
 
