@@ -246,6 +246,9 @@ pub struct Counts {
     /// Branch 4: a leaf of the wrong JSON type that serde refused or took.
     pub wrong_refused: u32,
     pub wrong_accepted: u32,
+    /// Branch 5: a declared name sent as one of its aliases (and damaged
+    /// under the alias), where serde takes it as the same value.
+    pub aliased: u32,
     /// Rejections that came as `ArgsError::Deserialize` (the schema did not
     /// express the rule) instead of `ArgsError::Invalid`.
     pub deserialize_fallbacks: u32,
@@ -271,11 +274,12 @@ impl Counts {
         self.wrong_refused += other.wrong_refused;
         self.wrong_accepted += other.wrong_accepted;
         self.deserialize_fallbacks += other.deserialize_fallbacks;
+        self.aliased += other.aliased;
     }
 
     pub fn line(&self) -> String {
         format!(
-            "clean {:>3} | damaged {:>3} ({:>3} repairs) | unknown dropped {:>3} kept {:>3} refused {:>3} | wrong refused {:>3} accepted {:>3} | deserialize {:>2} | skipped {}",
+            "clean {:>3} | damaged {:>3} ({:>3} repairs) | unknown dropped {:>3} kept {:>3} refused {:>3} | wrong refused {:>3} accepted {:>3} | alias {:>3} | deserialize {:>2} | skipped {}",
             self.clean,
             self.damaged,
             self.damages,
@@ -284,6 +288,7 @@ impl Counts {
             self.unknown_refused,
             self.wrong_refused,
             self.wrong_accepted,
+            self.aliased,
             self.deserialize_fallbacks,
             self.skipped
         )
@@ -298,7 +303,7 @@ pub struct Outcome {
     /// Failed cases: (seed, what broke).
     pub failures: Vec<(u64, String)>,
     /// Per branch: how many cases broke it, and the first example.
-    pub broken: [(u32, Option<String>); 4],
+    pub broken: [(u32, Option<String>); 5],
 }
 
 impl Outcome {
@@ -326,7 +331,13 @@ impl Outcome {
 /// from proptest's deterministic ChaCha generator, keyed by `name`.
 /// `unions` are the pointers of untagged enum values in `T` (where a
 /// rejection may name the union rather than the member that broke it).
-pub fn run<T: Subject>(name: &str, cases: u32, unions: &[&str]) -> Outcome {
+/// `aliases` are the type's declared `(name, alias)` pairs of object keys.
+pub fn run<T: Subject>(
+    name: &str,
+    cases: u32,
+    unions: &[&str],
+    aliases: &[(&str, &str)],
+) -> Outcome {
     let mut key = [0u8; 32];
     for (i, byte) in name.bytes().enumerate() {
         key[i % 32] ^= byte.wrapping_add(i as u8);
@@ -338,7 +349,7 @@ pub fn run<T: Subject>(name: &str, cases: u32, unions: &[&str]) -> Outcome {
     };
     for _ in 0..cases {
         let seed = seeds.next_u64();
-        if let Err(problems) = check_case::<T>(seed, unions, &mut outcome.counts) {
+        if let Err(problems) = check_case::<T>(seed, unions, aliases, &mut outcome.counts) {
             for (branch, problem) in &problems {
                 let slot = &mut outcome.broken[*branch];
                 slot.0 += 1;
@@ -353,13 +364,14 @@ pub fn run<T: Subject>(name: &str, cases: u32, unions: &[&str]) -> Outcome {
 }
 
 /// The four branches.
-pub const BRANCHES: [&str; 4] = ["CLEAN", "DAMAGE", "UNKNOWN KEY", "WRONG TYPE"];
+pub const BRANCHES: [&str; 5] = ["CLEAN", "DAMAGE", "UNKNOWN KEY", "WRONG TYPE", "ALIAS"];
 
 /// One case: all four branches on one generated value. The error lists the
 /// branches that broke (index into [`BRANCHES`]) with what broke.
 pub fn check_case<T: Subject>(
     seed: u64,
     unions: &[&str],
+    aliases: &[(&str, &str)],
     counts: &mut Counts,
 ) -> Result<(), Vec<(usize, String)>> {
     let mut rng = Rng::new(seed);
@@ -373,6 +385,7 @@ pub fn check_case<T: Subject>(
         damage(&v, &j, &mut rng, counts),
         unknown_key(&v, &j, unions, &mut rng, counts),
         wrong_type(&v, &j, unions, &mut rng, counts),
+        alias(&v, &j, aliases, &mut rng, counts),
     ];
     let problems: Vec<(usize, String)> = results
         .into_iter()
@@ -768,4 +781,108 @@ fn wrong_type<T: Subject>(
         }
     };
     outcome.map_err(|e| format!("WRONG TYPE at `{at}`: {text}\n  {e}"))
+}
+
+/// Renames one occurrence of a declared key to its alias; also returns the
+/// renamed value without that member.
+fn renamed(j: &Value, aliases: &[(&str, &str)], rng: &mut Rng) -> Option<(Value, Value)> {
+    let mut sites = Vec::new();
+    let mut pointers = Vec::new();
+    objects(j, "", &mut pointers);
+    for pointer in &pointers {
+        let Some(Value::Object(members)) = j.pointer(pointer) else {
+            continue;
+        };
+        for (name, alias) in aliases {
+            if members.contains_key(*name) && !members.contains_key(*alias) {
+                sites.push((pointer.clone(), *name, *alias));
+            }
+        }
+    }
+    if sites.is_empty() {
+        return None;
+    }
+    let (pointer, name, alias) = rng.pick(&sites).clone();
+    let mut out = j.clone();
+    let Some(Value::Object(members)) = out.pointer_mut(&pointer) else {
+        unreachable!()
+    };
+    // Keep the member's position: rebuild the object.
+    let old = std::mem::take(members);
+    *members = old
+        .into_iter()
+        .map(|(k, v)| {
+            if k == name {
+                (alias.to_owned(), v)
+            } else {
+                (k, v)
+            }
+        })
+        .collect();
+    let mut without = out.clone();
+    if let Some(Value::Object(members)) = without.pointer_mut(&pointer) {
+        members.shift_remove(alias);
+    }
+    Some((out, without))
+}
+
+/// Branch 5: every input serde accepts under an alias, `from_model`
+/// accepts as the same value, and repairs apply under the alias too.
+fn alias<T: Subject>(
+    v: &T,
+    j: &Value,
+    aliases: &[(&str, &str)],
+    rng: &mut Rng,
+    counts: &mut Counts,
+) -> Result<(), String> {
+    let Some((mutated, without)) = renamed(j, aliases, rng) else {
+        return Ok(());
+    };
+    // The pair is declared on some type; serde says whether it applies here:
+    // it takes the renamed value as `v`, and would not without the member
+    // (a member equal to its default cannot tell, and is left out).
+    if serde_json::from_value::<T>(mutated.clone()).ok().as_ref() != Some(v)
+        || serde_json::from_value::<T>(without).ok().as_ref() == Some(v)
+    {
+        return Ok(());
+    }
+    counts.aliased += 1;
+    let text = mutated.to_string();
+    match T::from_model(&text) {
+        Ok(parsed) if parsed.value == *v && parsed.report.is_clean() => {}
+        Ok(parsed) => {
+            return Err(format!(
+                "ALIAS {text}\n  returned {:?}\n  expected {v:?}\n  report {:?}",
+                parsed.value, parsed.report.repairs
+            ));
+        }
+        Err(error) => return Err(format!("ALIAS {text}\n  rejected: {error}")),
+    }
+    let mut expected = Vec::new();
+    let broken = damaged::<T>(&mutated, &mutated, "", rng, &mut expected);
+    let text = broken.to_string();
+    match T::from_model(&text) {
+        Ok(parsed) => {
+            let got = sorted(
+                parsed
+                    .report
+                    .repairs
+                    .iter()
+                    .map(|r| (r.pointer.clone(), r.kind))
+                    .collect(),
+            );
+            let want = sorted(expected);
+            if parsed.value == *v && got == want {
+                Ok(())
+            } else {
+                Err(format!(
+                    "ALIAS + DAMAGE {text}\n  returned {:?}\n  expected {v:?}\n  repairs  {got:?}\n  expected {want:?}",
+                    parsed.value
+                ))
+            }
+        }
+        Err(error) => Err(format!(
+            "ALIAS + DAMAGE {text}\n  (undamaged: {mutated})\n  rejected: {error}"
+        )),
+    }
 }
