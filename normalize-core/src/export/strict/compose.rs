@@ -105,6 +105,7 @@ impl Transform<'_> {
         for (i, object) in merged.into_iter().enumerate() {
             branches.push(self.merged_node(object, src, &format!("{out}/anyOf/{i}"))?);
         }
+        self.unions.push((out.to_owned(), src.to_owned()));
         wrapper.insert("anyOf".to_owned(), Value::Array(branches));
         Ok(Value::Object(wrapper))
     }

@@ -60,7 +60,8 @@
 //!   turns the pairs back into the map (a repeated key is an invalid
 //!   argument). In a union, `[]` is also every other array branch's empty
 //!   array: it restores along the first branch that takes it (an untagged
-//!   `enum { List(Vec<_>), Map(BTreeMap<_, _>) }` reads it as the list).
+//!   `enum { List(Vec<_>), Map(BTreeMap<_, _>) }` reads it as the list),
+//!   and the union is listed ([`Change::AmbiguousEmptyArray`]).
 //!   A free-form object or value (`{}`, `true`, `{"type": "object"}` with
 //!   no properties) and tuples (`prefixItems`)
 //!   cannot be represented: [`StrictError::Unrepresentable`].
@@ -199,6 +200,10 @@ pub enum Change {
         /// How many merged objects the union has.
         branches: usize,
     },
+    /// In this union, a map's strict form (pairs) and another branch both
+    /// take the empty array `[]`: it is restored along the first of them,
+    /// so the other's empty value cannot be sent in strict form.
+    AmbiguousEmptyArray,
 }
 
 /// A property that strict mode makes required: what its `null` means.
@@ -254,13 +259,51 @@ impl StrictSchema {
         }
         prune_definitions(&mut strict);
         let branches = Branches::compile(&strict)?;
-        Ok(StrictSchema {
+        let mut strict = StrictSchema {
             schema: strict,
             changes: t.changes,
             optional: t.optional,
             maps: t.maps,
             branches,
-        })
+        };
+        for (at, src) in t.unions {
+            if strict.empty_array_is_ambiguous(&at) {
+                strict.changes.push(StrictChange {
+                    pointer: src,
+                    change: Change::AmbiguousEmptyArray,
+                });
+            }
+        }
+        Ok(strict)
+    }
+
+    /// Whether two branches of the union at `at` take `[]` and one of them
+    /// is a map's pairs (they restore it differently).
+    fn empty_array_is_ambiguous(&self, at: &str) -> bool {
+        let Some(Value::Array(branches)) = self.schema.pointer(at).and_then(|u| u.get("anyOf"))
+        else {
+            return false;
+        };
+        let empty = Value::Array(Vec::new());
+        let takers: Vec<usize> = (0..branches.len())
+            .filter(|&i| self.branches.accepts(at, i, &empty))
+            .collect();
+        takers.len() > 1
+            && takers
+                .iter()
+                .any(|i| self.is_map(&format!("{at}/anyOf/{i}"), 0))
+    }
+
+    /// Whether the node at `at` (following bare `$ref`s) is a map's pairs.
+    fn is_map(&self, at: &str, hops: usize) -> bool {
+        if self.maps.contains(at) {
+            return true;
+        }
+        let reference = self.schema.pointer(at).and_then(|n| n.get("$ref"));
+        match reference.and_then(Value::as_str).and_then(ref_pointer) {
+            Some(target) if hops < MAX_REF_HOPS => self.is_map(&target, hops + 1),
+            _ => false,
+        }
     }
 
     /// The strict schema: what the model is shown and calls are validated

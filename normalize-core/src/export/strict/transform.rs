@@ -66,6 +66,9 @@ pub(super) struct Transform<'r> {
     pub(super) changes: Vec<StrictChange>,
     pub(super) optional: HashMap<String, Vec<Optional>>,
     pub(super) maps: HashSet<String>,
+    /// Every `anyOf` written: (pointer into the strict schema, pointer into
+    /// the original), in schema order.
+    pub(super) unions: Vec<(String, String)>,
 }
 
 impl<'r> Transform<'r> {
@@ -77,6 +80,7 @@ impl<'r> Transform<'r> {
             changes: Vec::new(),
             optional: HashMap::new(),
             maps: HashSet::new(),
+            unions: Vec::new(),
         }
     }
 
@@ -187,6 +191,7 @@ impl<'r> Transform<'r> {
                             &child(out, &["anyOf", &i]),
                         )?);
                     }
+                    self.unions.push((out.to_owned(), src.to_owned()));
                     result.insert("anyOf".to_owned(), Value::Array(out_branches));
                 }
                 "items" => {
@@ -250,6 +255,7 @@ impl<'r> Transform<'r> {
                             } else if needs_wrap(prop) {
                                 let inner =
                                     self.node(prop, &prop_src, &child(&prop_out, &["anyOf", "0"]))?;
+                                self.unions.push((prop_out.clone(), prop_src.clone()));
                                 json!({"anyOf": [inner, {"type": "null"}]})
                             } else {
                                 let mut inner = self.node(prop, &prop_src, &prop_out)?;
