@@ -519,3 +519,29 @@ fn deserialize_error_inside_an_externally_tagged_variant_keeps_the_variant_key()
         other => panic!("expected a deserialize error, got {other:?}"),
     }
 }
+
+// ---- tags are string leaves too ----
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+#[serde(tag = "type")]
+enum Markup {
+    #[serde(rename = "<b>")]
+    Bold { text: String },
+    #[serde(rename = "<i>")]
+    Italic { text: String },
+}
+
+/// RT-TOOL-8 decodes character references in every string leaf, and a tag
+/// is one: an escaped tag is decoded, reported, and selects its variant.
+#[test]
+fn an_escaped_tag_is_decoded_like_any_string_leaf() {
+    let parsed = Markup::from_model(json!({"type": "&lt;i&gt;", "text": "x"})).unwrap();
+    assert_eq!(parsed.value, Markup::Italic { text: "x".into() });
+    let pointers: Vec<&str> = parsed
+        .report
+        .repairs
+        .iter()
+        .map(|r| r.pointer.as_str())
+        .collect();
+    assert_eq!(pointers, ["/type"]);
+}

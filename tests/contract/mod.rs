@@ -14,10 +14,14 @@
 //! references is the identity on every original string, but with `<`, `>`,
 //! `"`, `'`, `\`, non-ASCII, emoji, and strings that look like JSON.
 //!
-//! Enum tags and other identifiers contain none of `& < > " '`, so escaping
-//! them is the identity: the damage step escapes every kind of string leaf
-//! (tags included, RT-TOOL-8 does not distinguish them), and only the leaves
-//! that change count as damaged.
+//! Tags: RT-TOOL-8 decodes every string leaf, a tag included (see
+//! `an_escaped_tag_is_decoded_like_any_string_leaf` in
+//! `contract_regressions.rs`). But the rule also reads the tag *as sent* to
+//! decide which branch of a tagged union applies, so an escaped tag in the
+//! same object as other damage would hide the branch from that damage. The
+//! suite's tags therefore contain none of `& < > " '`: the damage step offers
+//! every string leaf, tags included, and escaping a tag is the identity (only
+//! leaves that change count as damaged).
 
 use proptest::prelude::RngCore;
 use proptest::test_runner::{RngAlgorithm, TestRng};
