@@ -103,6 +103,38 @@ struct Escalate {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "pace")]
+enum Pace {
+    Fast,
+    Slow { reason: String },
+}
+
+/// Two flattened enums: one merged object per pair of variants.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
+struct Route {
+    #[serde(flatten)]
+    via: Via,
+    #[serde(flatten)]
+    pace: Pace,
+    tolls: BTreeMap<String, u32>,
+}
+
+/// A flattened struct that itself flattens an enum.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
+struct Leg {
+    from: String,
+    #[serde(flatten)]
+    route: Route,
+}
+
+/// Dispatch legs.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema, ToolArgs)]
+struct Dispatch {
+    legs: Vec<Leg>,
+    first: Option<Route>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 struct SearchArgs {
     query: String,
     boosts: BTreeMap<String, u32>,
@@ -478,6 +510,46 @@ fn a_distributed_object_nested_in_another_struct_round_trips() {
 }
 
 #[test]
+fn two_flattened_enums_become_one_object_per_pair_of_variants() {
+    let strict = StrictSchema::new(Dispatch::input_schema()).unwrap();
+    let s = strict.schema();
+    let route = &s["$defs"]["Route"];
+    assert_eq!(route["anyOf"].as_array().map(Vec::len), Some(4), "{route}");
+    let toolbox = strict_toolbox::<Dispatch>("dispatch");
+    round_trip(
+        &toolbox,
+        "dispatch",
+        json!({
+            "legs": [{
+                "from": "a", "kind": "Sms", "phone": "1", "carrier": null,
+                "pace": "Slow", "reason": "rain", "tolls": [{"key": "m1", "value": 4}]
+            }],
+            "first": {"kind": "Email", "addr": "x", "pace": "Fast", "tolls": []}
+        }),
+        &Dispatch {
+            legs: vec![Leg {
+                from: "a".into(),
+                route: Route {
+                    via: Via::Sms {
+                        phone: "1".into(),
+                        carrier: None,
+                    },
+                    pace: Pace::Slow {
+                        reason: "rain".into(),
+                    },
+                    tolls: BTreeMap::from([("m1".into(), 4)]),
+                },
+            }],
+            first: Some(Route {
+                via: Via::Email { addr: "x".into() },
+                pace: Pace::Fast,
+                tolls: BTreeMap::new(),
+            }),
+        },
+    );
+}
+
+#[test]
 fn an_internally_tagged_newtype_variant_is_merged_with_its_tag() {
     let strict = StrictSchema::new(Plan::input_schema()).unwrap();
     let text = strict.schema().to_string();
@@ -668,6 +740,14 @@ fn via() -> impl Strategy<Value = Via> {
 
 fn notify() -> impl Strategy<Value = Notify> {
     (text(), via()).prop_map(|(to, via)| Notify { to, via })
+}
+
+fn route() -> impl Strategy<Value = Route> {
+    let pace = prop_oneof![
+        Just(Pace::Fast),
+        text().prop_map(|reason| Pace::Slow { reason }),
+    ];
+    (via(), pace, map(0u32..100)).prop_map(|(via, pace, tolls)| Route { via, pace, tolls })
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -868,6 +948,7 @@ fn places(value: &Value, at: String, out: &mut Vec<String>, objects: bool) {
 static RANK: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Rank>("rank"));
 static TAGGING: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Tagging>("tag"));
 static ALERT: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Escalate>("escalate"));
+static DISPATCH: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Dispatch>("dispatch"));
 static PLAN: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Plan>("plan"));
 static EVERYTHING: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Everything>("all"));
 
@@ -905,6 +986,19 @@ proptest! {
         wrong_type in any::<bool>(),
     ) {
         ALERT.check(&v, pick, wrong_type)?;
+    }
+
+    #[test]
+    fn strict_form_is_exact_for_several_and_nested_flattened_enums(
+        v in (proptest::collection::vec((text(), route()), 0..3), proptest::option::of(route()))
+            .prop_map(|(legs, first)| Dispatch {
+                legs: legs.into_iter().map(|(from, route)| Leg { from, route }).collect(),
+                first,
+            }),
+        pick in any::<usize>(),
+        wrong_type in any::<bool>(),
+    ) {
+        DISPATCH.check(&v, pick, wrong_type)?;
     }
 
     #[test]
