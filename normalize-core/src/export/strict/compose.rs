@@ -24,6 +24,10 @@ const MAX_BRANCHES: usize = 64;
 /// Deepest nesting of `allOf`/`$ref` flattened into one object.
 const MAX_FLATTEN_DEPTH: usize = 32;
 
+/// Most unions one composition may combine (each is a level of the
+/// expansion, even when it has a single branch).
+const MAX_UNIONS: usize = 32;
+
 /// Keywords that describe rather than constrain: when parts disagree, the
 /// later part (the referencing site over the definition, a branch over the
 /// object around it) wins.
@@ -262,6 +266,12 @@ impl Transform<'_> {
                     };
                     if key == "oneOf" {
                         self.change(src, Change::OneOfAsAnyOf);
+                    }
+                    if unions.len() == MAX_UNIONS {
+                        return Err(Self::unrepresentable(
+                            src,
+                            &format!("a composition of more than {MAX_UNIONS} unions"),
+                        ));
                     }
                     unions.push_back((format!("{src}/{key}"), branches.clone()));
                     Fit::Fits

@@ -447,6 +447,39 @@ mod tests {
     }
 
     #[test]
+    fn compositions_too_large_are_refused_not_overflowed() {
+        let branch = |k: usize| json!({"properties": {format!("p{k}"): {"type": "string"}}});
+        // 2^7 combinations of branches.
+        let unions: Vec<_> = (0..7)
+            .map(|i| json!({"oneOf": [branch(2 * i), branch(2 * i + 1)]}))
+            .collect();
+        let wide =
+            json!({"type": "object", "properties": {"a": {"type": "object", "allOf": unions}}});
+        assert!(matches!(
+            StrictSchema::new(&wide),
+            Err(StrictError::Unrepresentable { ref reason, .. }) if reason.contains("alternatives")
+        ));
+        // Many single-branch unions: each is a level of the expansion.
+        let unions: Vec<_> = (0..5000).map(|i| json!({"anyOf": [branch(i)]})).collect();
+        let deep =
+            json!({"type": "object", "properties": {"a": {"type": "object", "allOf": unions}}});
+        assert!(matches!(
+            StrictSchema::new(&deep),
+            Err(StrictError::Unrepresentable { ref reason, .. }) if reason.contains("unions")
+        ));
+        // Nested allOf.
+        let mut nested = json!({"type": "object", "properties": {"x": {"type": "string"}}});
+        for _ in 0..100 {
+            nested = json!({"allOf": [nested]});
+        }
+        let nested = json!({"type": "object", "properties": {"a": nested}});
+        assert!(matches!(
+            StrictSchema::new(&nested),
+            Err(StrictError::Unrepresentable { ref reason, .. }) if reason.contains("deeply")
+        ));
+    }
+
+    #[test]
     fn definitions_named_by_encoded_references_are_kept() {
         let schema = json!({
             "type": "object",
