@@ -394,9 +394,8 @@ impl<'s> Closer<'s> {
             }
             return;
         }
-        let union_only = !has_own
-            && !map.contains_key("$ref")
-            && !self.keyword_declares(map, "allOf");
+        let union_only =
+            !has_own && !map.contains_key("$ref") && !self.keyword_declares(map, "allOf");
         if union_only {
             for keyword in UNIONS {
                 if let Some(Value::Array(branches)) = map.get(*keyword) {

@@ -57,8 +57,8 @@ pub struct Field<'a> {
     pub skipped: bool,
     /// `#[serde(flatten)]`.
     pub flatten: bool,
-    /// `#[tool_args(verbatim)]`.
-    pub verbatim: bool,
+    /// `#[tool_args(verbatim)]`, with the span of the keyword.
+    pub verbatim: Option<proc_macro2::Span>,
     /// Where the field is in its type's schema.
     pub place: Place,
 }
@@ -212,13 +212,13 @@ impl<'a> Field<'a> {
         let schema_elsewhere = attr::schemars_effect(&field.original.attrs)
             != SchemarsEffect::Annotation
             || field.attrs.deserialize_with().is_some();
-        let verbatim = own.verbatim.is_some();
+        let verbatim = own.verbatim;
         Field {
             original: field.original,
             wire,
             aliases,
             shape: Shape::of(field.ty),
-            from_schema: schema_elsewhere || verbatim,
+            from_schema: schema_elsewhere || verbatim.is_some(),
             schema_elsewhere,
             skipped: field.attrs.skip_deserializing(),
             flatten: field.attrs.flatten(),

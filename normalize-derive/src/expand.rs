@@ -249,10 +249,10 @@ impl Gen<'_> {
         let notes: Vec<TokenStream> = ir
             .fields
             .iter()
-            .filter(|f| !f.skipped && !f.flatten && (f.verbatim || !f.aliases.is_empty()))
+            .filter(|f| !f.skipped && !f.flatten && (f.verbatim.is_some() || !f.aliases.is_empty()))
             .filter_map(|f| {
                 let place = self.place(&f.place)?;
-                let (wire, aliases, verbatim) = (&f.wire, &f.aliases, f.verbatim);
+                let (wire, aliases, verbatim) = (&f.wire, &f.aliases, f.verbatim.is_some());
                 Some(quote! {
                     #krate::FieldNote {
                         place: #place,

@@ -12,7 +12,11 @@ pub fn check(input: &Input<'_>, errors: &mut Vec<syn::Error>) {
              remove the lifetime parameter",
         ));
     }
-    for field in input.fields.iter().filter(|f| f.verbatim) {
+    for (field, span) in input
+        .fields
+        .iter()
+        .filter_map(|f| f.verbatim.map(|span| (f, span)))
+    {
         let misplaced = if field.flatten {
             Some("a flattened field has no value of its own: mark the fields of the flattened type")
         } else if input.transparent {
@@ -23,8 +27,8 @@ pub fn check(input: &Input<'_>, errors: &mut Vec<syn::Error>) {
             None
         };
         if let Some(why) = misplaced {
-            errors.push(syn::Error::new_spanned(
-                field.original,
+            errors.push(syn::Error::new(
+                span,
                 format!("#[tool_args(verbatim)] cannot apply here: {why}"),
             ));
         }

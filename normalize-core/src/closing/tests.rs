@@ -122,4 +122,3 @@ fn closing_is_idempotent_and_survives_cycles() {
     assert_eq!(once["$defs"]["Node"]["additionalProperties"], false);
     assert_eq!(closed(once.clone()), once);
 }
-
