@@ -24,9 +24,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use toolargs::ToolArgs;
 
 /// Cases per type in its own test.
-const CASES: u32 = 64;
+const CASES: u32 = 256;
 /// Cases per type in the summary.
-const SUMMARY_CASES: u32 = 24;
+const SUMMARY_CASES: u32 = 32;
 
 /// The generator of a type, from its field names (the types are inferred).
 /// The types themselves are written out: a `#[derive(ToolArgs)]` emitted by a
