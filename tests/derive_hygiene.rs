@@ -61,3 +61,27 @@ fn compiles() {
     is_tool_args::<Tagged>();
     is_tool_args::<Generic<Nested>>();
 }
+
+/// Field types captured by a `macro_rules!` fragment carry that macro's
+/// hygiene; the generated locals must still resolve.
+macro_rules! tool_with_field {
+    ($name:ident, $t:ty) => {
+        #[derive(serde::Deserialize, schemars::JsonSchema, toolargs::ToolArgs)]
+        pub struct $name {
+            pub items: $t,
+            pub nested: ::std::vec::Vec<$t>,
+        }
+    };
+}
+
+tool_with_field!(FromMacro, ::std::vec::Vec<::std::string::String>);
+
+#[test]
+fn types_from_macro_fragments_expand() {
+    let parsed = <FromMacro as toolargs::ToolArgs>::from_model(
+        r#"{"items": "[\"a\"]", "nested": [["&amp;"]]}"#,
+    )
+    .unwrap();
+    assert_eq!(parsed.value.items, ["a"]);
+    assert_eq!(parsed.value.nested, [["&"]]);
+}

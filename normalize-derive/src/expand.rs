@@ -130,6 +130,13 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
     }
 }
 
+/// The location of `ty` with call-site hygiene: errors land on the field's
+/// type, while the generated locals (`__value`, ...) still resolve when the
+/// type came from a `macro_rules!` fragment with its own hygiene.
+fn at(ty: &syn::Type) -> proc_macro2::Span {
+    proc_macro2::Span::call_site().located_at(ty.span())
+}
+
 struct Gen<'a> {
     krate: &'a TokenStream,
     compiled: &'a TokenStream,
@@ -193,9 +200,9 @@ impl Gen<'_> {
             return direct;
         }
         let krate = self.krate;
-        let checks = others.iter().map(|ty| {
-            quote_spanned!(ty.span()=> (&#krate::Probe::<#ty>::new()).__toolargs_is_tool_args())
-        });
+        let checks = others.iter().map(
+            |ty| quote_spanned!(at(ty)=> (&#krate::Probe::<#ty>::new()).__toolargs_is_tool_args()),
+        );
         quote! {
             if #(#checks)&&* { #direct } else { #fallback }
         }
@@ -233,7 +240,7 @@ impl Gen<'_> {
                         })
                 }
             }
-            Shape::Other(ty) => quote_spanned! {ty.span()=>
+            Shape::Other(ty) => quote_spanned! {at(ty)=>
                 (&#krate::Probe::<#ty>::new())
                     .__toolargs_normalize_in(__repairer, __value, __path, __depth)
             },
@@ -274,7 +281,7 @@ impl Gen<'_> {
         {
             if field.flatten {
                 let ty = &field.original.ty;
-                calls.push(quote_spanned! {ty.span()=>
+                calls.push(quote_spanned! {at(ty)=>
                     (&#krate::Probe::<#ty>::new())
                         .__toolargs_annotate_flattened(__schema, __annotator);
                 });
@@ -286,7 +293,7 @@ impl Gen<'_> {
                     continue;
                 }
                 seen_types.push(key);
-                calls.push(quote_spanned! {ty.span()=>
+                calls.push(quote_spanned! {at(ty)=>
                     (&#krate::Probe::<#ty>::new()).__toolargs_annotate_nested(__annotator);
                 });
             }
