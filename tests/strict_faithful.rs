@@ -188,6 +188,22 @@ struct Everything {
     nested: Option<Inner>,
 }
 
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
+struct Filter {
+    #[serde(alias = "f")]
+    field: String,
+    #[serde(alias = "v", default)]
+    value: Option<String>,
+}
+
+/// Find things; fields with serde aliases, at the root and nested.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema, ToolArgs)]
+struct Find {
+    #[serde(alias = "q")]
+    query: String,
+    filters: Vec<Filter>,
+}
+
 /// Issue a coupon.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema, ToolArgs)]
 struct Coupon {
@@ -640,6 +656,37 @@ fn all_of_in_a_runtime_schema_is_merged_and_closed() {
     );
 }
 
+#[test]
+fn aliases_are_shown_under_the_wire_name_only() {
+    let declared = Find::input_schema();
+    assert!(declared["properties"].get("q").is_some(), "{declared}");
+    let strict = StrictSchema::new(declared).unwrap();
+    let s = strict.schema();
+    assert_eq!(s["required"], json!(["query", "filters"]));
+    let text = s.to_string();
+    assert!(!text.contains("x-toolargs-alias-of"), "{text}");
+    let toolbox = strict_toolbox::<Find>("find");
+    round_trip(
+        &toolbox,
+        "find",
+        json!({"query": "oak", "filters": [{"field": "kind", "value": null}]}),
+        &Find {
+            query: "oak".into(),
+            filters: vec![Filter {
+                field: "kind".into(),
+                value: None,
+            }],
+        },
+    );
+    // The strict form shows one name; an alias is not part of it.
+    let rejected = invalid(call(&toolbox, "find", json!({"q": "oak", "filters": []})));
+    assert_eq!(
+        rejected.at("/q").map(|v| v.keyword.as_str()),
+        Some("additionalProperties"),
+        "{rejected:?}"
+    );
+}
+
 // ---------------------------------------------------------------------------
 // 5. Strict changes what is shown, never what is enforced
 // ---------------------------------------------------------------------------
@@ -949,6 +996,7 @@ static RANK: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Rank>("rank"));
 static TAGGING: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Tagging>("tag"));
 static ALERT: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Escalate>("escalate"));
 static DISPATCH: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Dispatch>("dispatch"));
+static FIND: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Find>("find"));
 static PLAN: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Plan>("plan"));
 static EVERYTHING: LazyLock<Subject> = LazyLock::new(|| Subject::new::<Everything>("all"));
 
@@ -999,6 +1047,19 @@ proptest! {
         wrong_type in any::<bool>(),
     ) {
         DISPATCH.check(&v, pick, wrong_type)?;
+    }
+
+    #[test]
+    fn strict_form_is_exact_for_fields_with_aliases(
+        v in (text(), proptest::collection::vec((text(), proptest::option::of(text())), 0..3))
+            .prop_map(|(query, filters)| Find {
+                query,
+                filters: filters.into_iter().map(|(field, value)| Filter { field, value }).collect(),
+            }),
+        pick in any::<usize>(),
+        wrong_type in any::<bool>(),
+    ) {
+        FIND.check(&v, pick, wrong_type)?;
     }
 
     #[test]

@@ -41,6 +41,9 @@
 //!   branch it validates against, as serde tries untagged variants in
 //!   order); `allOf` is merged as above when its parts agree, else the tool
 //!   is unrepresentable; `not` and `if`/`then`/`else` are removed and listed.
+//! - **One name per field**: a serde alias the declared schema accepts as
+//!   a property of its own (marked `x-toolargs-alias-of`) is not shown, and
+//!   the field is required under its wire name (see [`super::aliases`]).
 //! - **Unsupported keywords are removed and listed**: `minLength`,
 //!   `maxLength`, `patternProperties`, `unevaluatedProperties`,
 //!   `propertyNames`, `minProperties`, `maxProperties`, `unevaluatedItems`,
@@ -239,6 +242,11 @@ impl StrictSchema {
     /// [`StrictError`] when the root is not an object (or is a map) or
     /// something in the schema has no strict form.
     pub fn new(schema: &Value) -> Result<StrictSchema, StrictError> {
+        // Strict mode makes the model write every property: a field's serde
+        // aliases, declared as properties of their own so that validation
+        // accepts them, are not shown; the field is shown under its wire
+        // name only (the declared schema still accepts every name).
+        let schema = &*super::aliases::without_aliases(schema);
         let root_is_object = schema.as_object().is_some_and(|m| {
             declares_object(m)
                 && !["anyOf", "oneOf", "allOf"]
