@@ -196,6 +196,11 @@ def tags_agree(loc, obj, doc, seen=()):
     if not isinstance(loc, dict) or id(loc) in seen:
         return True
     seen = seen + (id(loc),)
+    props = loc.get("properties", {})
+    if isinstance(props, dict) and len(props) == 1 and loc.get("required") == list(props):
+        # An externally tagged variant: named by its one member.
+        if next(iter(props)) not in obj:
+            return False
     for name, sub in loc.get("properties", {}).items():
         if name in obj:
             vals = allowed_values(sub, doc)

@@ -160,6 +160,7 @@ impl<'s> Compiler<'s> {
                 node.unions.push(subs);
             }
         }
+        node.variant_key = variant_key(map);
         node.object = self.object_rules(at, map)?;
         node.array = self.array_rules(at, map)?;
         Ok(node)
@@ -308,6 +309,23 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
                     .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
         }
         _ => a == b,
+    }
+}
+
+/// The member name of an externally tagged variant's object: `properties`
+/// holds exactly one name and `required` lists exactly that name.
+fn variant_key(map: &Map<String, Value>) -> Option<Box<str>> {
+    let Some(Value::Object(properties)) = map.get("properties") else {
+        return None;
+    };
+    let Some(Value::Array(required)) = map.get("required") else {
+        return None;
+    };
+    match (properties.keys().next(), required.as_slice()) {
+        (Some(name), [Value::String(only)]) if properties.len() == 1 && name == only => {
+            Some(Box::from(name.as_str()))
+        }
+        _ => None,
     }
 }
 

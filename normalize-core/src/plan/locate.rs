@@ -366,7 +366,8 @@ impl SchemaPlan {
 
     /// Whether a union branch applies to a value: its declared types admit
     /// the value's shape and, for an object, none of its tag properties
-    /// (`const`/`enum`) is contradicted by the object.
+    /// (`const`/`enum`) is contradicted by the object, and the member an
+    /// externally tagged variant is named by is there.
     fn applies(&self, loc: &Loc, value: &Value, walk: &mut Walk) -> bool {
         if !self.declared(loc).contains(JsonType::of(value)) {
             return false;
@@ -391,17 +392,22 @@ impl SchemaPlan {
             return true;
         }
         let node: &Node = self.node(id);
-        let own = node
-            .tags
-            .iter()
-            .all(|(name, carrier)| match object.get(&**name) {
-                None => true,
-                Some(found) => self
-                    .node(*carrier)
-                    .allowed
-                    .as_ref()
-                    .is_none_or(|allowed| allowed.iter().any(|v| json_eq(v, found))),
-            });
+        let keyed = node
+            .variant_key
+            .as_deref()
+            .is_none_or(|key| object.contains_key(key));
+        let own = keyed
+            && node
+                .tags
+                .iter()
+                .all(|(name, carrier)| match object.get(&**name) {
+                    None => true,
+                    Some(found) => self
+                        .node(*carrier)
+                        .allowed
+                        .as_ref()
+                        .is_none_or(|allowed| allowed.iter().any(|v| json_eq(v, found))),
+                });
         let agree = own
             && node.conjuncts.iter().all(|sub| match sub {
                 Sub::Node(child) => self.node_tags_agree(*child, object, walk),

@@ -96,6 +96,11 @@ pub(crate) struct Node {
     /// Properties whose schema carries `const` or `enum`: the tags that decide
     /// whether this node, as a union branch, applies to an object.
     tags: Vec<(Box<str>, NodeId)>,
+    /// The one member an externally tagged variant's object has
+    /// (`properties` naming exactly it, `required` too): as a union branch,
+    /// this node applies only to an object that has that member, the way
+    /// serde picks such a variant by its key.
+    variant_key: Option<Box<str>>,
     /// This node carries [`VERBATIM_KEYWORD`] itself.
     own_verbatim: bool,
     /// This node, or a node reachable through `$ref`/`allOf`/`anyOf`/`oneOf`,

@@ -249,3 +249,25 @@ fn a_single_applicable_branch_stays_a_union_part() {
         set(&[JsonType::Array])
     );
 }
+
+#[test]
+fn an_externally_tagged_variant_applies_only_where_its_key_is() {
+    // A struct flattening an externally tagged enum: the variants' objects
+    // are not closed (they are composed), so only their key tells them apart.
+    let plan = SchemaPlan::compile(&json!({
+        "type": "object",
+        "properties": {"to": {"type": "string"}},
+        "oneOf": [
+            {"type": "object", "properties": {"Email": {"type": "object",
+                "properties": {"opts": {"type": "object"}}}}, "required": ["Email"]},
+            {"type": "object", "properties": {"Sms": {"type": "object",
+                "properties": {"number": {"type": "string"}}}}, "required": ["Sms"]}
+        ]
+    }))
+    .unwrap();
+    let value = json!({"to": "x", "Email": {"opts": "{}"}});
+    let root = plan.bind(&plan.root(), &value);
+    let email = plan.bind(&plan.member(&root, "Email"), &value["Email"]);
+    let opts = plan.member(&email, "opts");
+    assert_eq!(plan.declared(&opts), set(&[JsonType::Object]));
+}

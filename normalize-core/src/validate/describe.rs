@@ -152,6 +152,25 @@ pub(super) fn push_violations(
             }
             return;
         }
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context }
+            if failing_tag(&pointer, context).is_some() =>
+        {
+            // Every variant refuses the same tag value: the tag is wrong.
+            if let Some((at, accepted)) = failing_tag(&pointer, context) {
+                let found = instance
+                    .pointer(&at)
+                    .map_or_else(|| "nothing".to_owned(), describe_value);
+                let expected = format!("one of {}", list(&accepted));
+                out.push(Violation {
+                    message: format!("expected {expected}, found {found}"),
+                    pointer: at,
+                    keyword: "const".to_owned(),
+                    expected,
+                    found,
+                });
+            }
+            return;
+        }
         ValidationErrorKind::AnyOf { .. }
         | ValidationErrorKind::OneOfNotValid { .. }
         | ValidationErrorKind::OneOfMultipleValid { .. } => {
@@ -196,9 +215,9 @@ pub(super) fn push_violations(
 /// The one union branch that has the value's shape, if exactly one has: no
 /// `type` error at the union's own location, and no `const`/`enum` error
 /// there or at a direct member (a tag of a tagged enum). Where several
-/// remain, the one whose errors all lie deeper than the union's location
-/// (an externally tagged variant whose key is present and whose content is
-/// wrong), if exactly one is.
+/// remain, the one that misses no required member (an externally tagged
+/// variant whose key is present), then the one whose errors all lie deeper
+/// than the union's location, if exactly one is.
 fn shape_matching_branch<'e>(
     pointer: &str,
     context: &'e [Vec<ValidationError<'static>>],
@@ -209,31 +228,96 @@ fn shape_matching_branch<'e>(
             !errors.is_empty()
                 && !errors.iter().any(|e| {
                     let at = e.instance_path().as_str();
-                    let is_member = at
-                        .strip_prefix(pointer)
-                        .and_then(|rest| rest.strip_prefix('/'))
-                        .is_some_and(|token| !token.contains('/'));
                     match e.kind() {
                         ValidationErrorKind::Type { .. } => at == pointer,
                         ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. } => {
-                            at == pointer || is_member
+                            at == pointer || is_member(pointer, at)
                         }
                         _ => false,
                     }
                 })
         })
         .collect();
-    if let [only] = candidates.as_slice() {
-        return Some(only.as_slice());
+    let only = |mut branches: Vec<&'e Vec<ValidationError<'static>>>| {
+        (branches.len() == 1).then(|| branches.remove(0).as_slice())
+    };
+    if candidates.len() <= 1 {
+        return only(candidates);
     }
-    let mut deeper = candidates.into_iter().filter(|errors| {
-        errors.iter().all(|e| {
-            let at = e.instance_path().as_str();
-            at != pointer && at.starts_with(pointer)
+    let complete: Vec<_> = candidates
+        .iter()
+        .copied()
+        .filter(|errors| {
+            !errors.iter().any(|e| {
+                matches!(e.kind(), ValidationErrorKind::Required { .. })
+                    && e.instance_path().as_str() == pointer
+            })
         })
-    });
-    let first = deeper.next()?;
-    deeper.next().is_none().then_some(first.as_slice())
+        .collect();
+    if complete.len() == 1 {
+        return only(complete);
+    }
+    let deeper: Vec<_> = candidates
+        .into_iter()
+        .filter(|errors| {
+            errors.iter().all(|e| {
+                let at = e.instance_path().as_str();
+                at != pointer && at.starts_with(pointer)
+            })
+        })
+        .collect();
+    only(deeper)
+}
+
+/// Whether `at` is a direct member of the object at `pointer`.
+fn is_member(pointer: &str, at: &str) -> bool {
+    at.strip_prefix(pointer)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .is_some_and(|token| !token.contains('/'))
+}
+
+/// When every branch of a union fails on the same member's `const`/`enum`
+/// (the tag of a tagged enum is wrong or of the wrong type), that member and
+/// the values the branches accept there.
+fn failing_tag(
+    pointer: &str,
+    context: &[Vec<ValidationError<'static>>],
+) -> Option<(String, Vec<String>)> {
+    let mut tag: Option<String> = None;
+    let mut accepted = Vec::new();
+    for errors in context {
+        let found = errors.iter().find_map(|e| match e.kind() {
+            ValidationErrorKind::Constant { expected_value }
+                if is_member(pointer, e.instance_path().as_str()) =>
+            {
+                Some((
+                    e.instance_path().as_str().to_owned(),
+                    vec![expected_value.to_string()],
+                ))
+            }
+            ValidationErrorKind::Enum { options }
+                if is_member(pointer, e.instance_path().as_str()) =>
+            {
+                let values = match &**options {
+                    Value::Array(values) => values.iter().map(Value::to_string).collect(),
+                    other => vec![other.to_string()],
+                };
+                Some((e.instance_path().as_str().to_owned(), values))
+            }
+            _ => None,
+        });
+        let (at, values) = found?;
+        match &tag {
+            Some(existing) if *existing != at => return None,
+            _ => tag = Some(at),
+        }
+        for value in values {
+            if !accepted.contains(&value) {
+                accepted.push(value);
+            }
+        }
+    }
+    Some((tag?, accepted))
 }
 
 /// For an `anyOf` whose branches each only require one name (how a
