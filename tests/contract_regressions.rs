@@ -384,7 +384,7 @@ fn alias_inside_an_enum_struct_variant_is_accepted() {
     assert_eq!(tags, ["a & b"]);
 }
 
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
 struct Terms {
     #[serde(alias = "q")]
     query: String,
@@ -398,7 +398,6 @@ struct FlatSearch {
 }
 
 #[test]
-#[ignore = "fails until aliases of a flattened struct's fields are accepted by the schema (closing)"]
 fn alias_inside_a_flattened_struct_is_accepted() {
     assert_eq!(
         accepted::<FlatSearch>(json!({"limit": 1, "q": "oak"}))
@@ -544,4 +543,84 @@ fn an_escaped_tag_is_decoded_like_any_string_leaf() {
         .map(|r| r.pointer.as_str())
         .collect();
     assert_eq!(pointers, ["/type"]);
+}
+
+/// schemars does not see serde's aliases, so a type that derives only
+/// `JsonSchema` cannot declare them: there an alias is an undeclared field,
+/// rejected at its pointer (never silently dropped). Deriving `ToolArgs` on
+/// the type declares them.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct BareTerms {
+    #[serde(alias = "q")]
+    query: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct BareSearch {
+    terms: BareTerms,
+}
+
+#[test]
+fn alias_in_a_type_deriving_only_json_schema_is_rejected_at_its_pointer() {
+    assert_eq!(
+        invalid_pointers::<BareSearch>(json!({"terms": {"q": "oak"}})),
+        ["/terms/q", "/terms/query"]
+    );
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Tracked {
+    keep: u32,
+    #[serde(skip_deserializing)]
+    seen: u32,
+}
+
+#[test]
+fn a_field_skipped_when_deserializing_is_not_part_of_the_input() {
+    rejected_only_at::<Tracked>(json!({"keep": 1, "seen": 2}), "/seen");
+    assert_eq!(accepted::<Tracked>(json!({"keep": 1})).seen, 0);
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Opts {
+    address: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+enum ViaKey {
+    Email { opts: Opts },
+    Sms { number: String },
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct NotifyByKey {
+    to: String,
+    #[serde(flatten)]
+    via: ViaKey,
+}
+
+#[test]
+fn json_text_inside_a_flattened_externally_tagged_enum_is_decoded() {
+    let inner = r#"{"to":"x","Email":{"opts":"{\"address\":\"a&amp;b\"}"}}"#;
+    for text in [inner.to_owned(), serde_json::to_string(inner).unwrap()] {
+        let parsed = NotifyByKey::from_model(text.as_str()).unwrap();
+        let ViaKey::Email { opts } = parsed.value.via else {
+            panic!("expected Email")
+        };
+        assert_eq!(opts.address, "a&b");
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+#[serde(tag = "type")]
+enum Tagged {
+    Search { query: String },
+    Stop,
+}
+
+#[test]
+fn a_wrong_tag_is_reported_at_the_tag() {
+    for tag in [json!(true), json!("Nope"), json!(null)] {
+        rejected_only_at::<Tagged>(json!({"type": tag, "query": "x"}), "/type");
+    }
 }
