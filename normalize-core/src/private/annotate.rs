@@ -20,7 +20,7 @@ use std::collections::HashSet;
 /// such properties; validation accepts them.
 pub const ALIAS_OF: &str = "x-toolargs-alias-of";
 /// The annotation keyword of a verbatim location (never entity-decoded).
-pub const VERBATIM: &str = "x-toolargs-verbatim";
+pub const VERBATIM: &str = crate::plan::VERBATIM_KEYWORD;
 
 /// Where a field lives inside its type's schema.
 #[derive(Clone, Copy, Debug)]
