@@ -279,13 +279,13 @@ impl<'r> Repairer<'r> {
 
     /// Normalizes `value` against location `loc` of `plan`.
     ///
-    /// # Errors
-    ///
-    /// [`NormalizeError::TooDeep`].
-    ///
     /// A location the plan finds [verbatim](SchemaPlan::verbatim) for the
     /// value (after JSON-string decoding) leaves its strings, and every
     /// string below it, entity-encoded as sent.
+    ///
+    /// # Errors
+    ///
+    /// [`NormalizeError::TooDeep`].
     pub fn walk(
         &mut self,
         plan: &SchemaPlan,
