@@ -37,6 +37,7 @@
 //! itself: `additionalProperties: false` inside it would reject its
 //! composer's members (the tag of an internally tagged variant).
 
+use crate::plan::reference::ref_pointer;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -139,33 +140,6 @@ fn says_object(map: &Map<String, Value>) -> bool {
         Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
         _ => false,
     }
-}
-
-/// The JSON pointer a local `$ref` names (`#/$defs/Tag%20Args` →
-/// `/$defs/Tag Args`), or `None` for a non-local reference.
-pub(crate) fn ref_pointer(reference: &str) -> Option<String> {
-    let fragment = reference.strip_prefix('#')?;
-    percent_decode(fragment)
-}
-
-fn percent_decode(text: &str) -> Option<String> {
-    if !text.contains('%') {
-        return Some(text.to_owned());
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 fn push_token(pointer: &str, token: &str) -> String {

@@ -20,6 +20,14 @@ pub(crate) fn local_pointer(reference: &str, root_id: Option<&str>) -> Option<St
     fragment.starts_with('/').then_some(fragment)
 }
 
+/// The JSON pointer (RFC 6901, still `~`-escaped) a same-document reference
+/// names: `#/$defs/Tag%20Args` is `/$defs/Tag Args`. A reference is a URI,
+/// so its fragment is percent-decoded first. `None` for a reference that is
+/// not `#`-local, or not UTF-8 once decoded.
+pub(crate) fn ref_pointer(reference: &str) -> Option<String> {
+    percent_decode(reference.strip_prefix('#')?)
+}
+
 fn percent_decode(text: &str) -> Option<String> {
     if !text.contains('%') {
         return Some(text.to_owned());

@@ -8,7 +8,7 @@
 //! identity, never by its name: schemars renames a definition on a clash
 //! (`Filter2`), so a name says nothing about which type it holds.
 
-use crate::closing::ref_pointer;
+use crate::plan::reference::ref_pointer;
 use crate::tool_args::ToolArgs;
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};

@@ -382,30 +382,7 @@ impl StrictSchema {
     }
 }
 
-/// The JSON pointer (RFC 6901, still `~`-escaped) a local reference names:
-/// `#/$defs/Tag%20Args` is `/$defs/Tag Args`. A reference is a URI, so its
-/// fragment is percent-decoded first. `None` for a reference that is not
-/// local or not valid UTF-8 once decoded.
-pub(crate) fn ref_pointer(reference: &str) -> Option<String> {
-    let fragment = reference.strip_prefix('#')?;
-    if !fragment.contains('%') {
-        return Some(fragment.to_owned());
-    }
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = fragment.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
+pub(crate) use crate::plan::reference::ref_pointer;
 
 /// Decodes one `~`-escaped pointer token (`~1` is `/`, `~0` is `~`).
 pub(crate) fn unescape_token(token: &str) -> String {
