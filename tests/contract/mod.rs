@@ -23,6 +23,8 @@
 //! every string leaf, tags included, and escaping a tag is the identity (only
 //! leaves that change count as damaged).
 
+pub mod types;
+
 use proptest::prelude::RngCore;
 use proptest::test_runner::{RngAlgorithm, TestRng};
 use serde::Serialize;
@@ -406,7 +408,7 @@ pub fn check_case<T: Subject>(
 /// `v` as serde produces it, and its serialization; `None` when serde does
 /// not round-trip the generated value (a generated map key that collides
 /// with a flattened field, say).
-fn canonical<T: Subject>(raw: T) -> Option<(T, Value)> {
+pub fn canonical<T: Subject>(raw: T) -> Option<(T, Value)> {
     let first = serde_json::to_value(&raw).ok()?;
     let v: T = serde_json::from_value(first).ok()?;
     let j = serde_json::to_value(&v).ok()?;
@@ -441,7 +443,7 @@ fn escape_html(text: &str) -> String {
         .replace('\'', "&#39;")
 }
 
-fn with_replaced(root: &Value, pointer: &str, new: Value) -> Value {
+pub fn with_replaced(root: &Value, pointer: &str, new: Value) -> Value {
     let mut out = root.clone();
     *out.pointer_mut(pointer).expect("pointer into the value") = new;
     out
@@ -583,7 +585,7 @@ fn damage<T: Subject>(v: &T, j: &Value, rng: &mut Rng, counts: &mut Counts) -> R
     }
 }
 
-fn objects(value: &Value, pointer: &str, out: &mut Vec<String>) {
+pub fn objects(value: &Value, pointer: &str, out: &mut Vec<String>) {
     match value {
         Value::Object(members) => {
             out.push(pointer.to_owned());
@@ -600,7 +602,7 @@ fn objects(value: &Value, pointer: &str, out: &mut Vec<String>) {
     }
 }
 
-fn leaves(value: &Value, pointer: &str, out: &mut Vec<String>) {
+pub fn leaves(value: &Value, pointer: &str, out: &mut Vec<String>) {
     match value {
         Value::Object(members) => {
             for (key, member) in members {
@@ -617,7 +619,7 @@ fn leaves(value: &Value, pointer: &str, out: &mut Vec<String>) {
 }
 
 /// Whether `ancestor` is `pointer` or one of its ancestors.
-fn is_within(pointer: &str, ancestor: &str) -> bool {
+pub fn is_within(pointer: &str, ancestor: &str) -> bool {
     pointer == ancestor
         || (pointer.starts_with(ancestor) && pointer[ancestor.len()..].starts_with('/'))
 }
