@@ -29,6 +29,7 @@
 pub mod __private;
 pub mod call;
 pub mod closing;
+mod composition;
 pub mod entities;
 pub mod export;
 pub mod grammar;

@@ -8,13 +8,7 @@ use crate::path::write_token;
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, HashSet};
 
-pub(super) fn declares_object(m: &Map<String, Value>) -> bool {
-    match m.get("type") {
-        Some(Value::String(t)) => t == "object",
-        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
-        _ => m.contains_key("properties"),
-    }
-}
+pub(super) use crate::composition::declares_object;
 
 fn admits_null(schema: &Value) -> bool {
     let Some(m) = schema.as_object() else {
