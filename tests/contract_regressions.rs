@@ -624,3 +624,25 @@ fn a_wrong_tag_is_reported_at_the_tag() {
         rejected_only_at::<Tagged>(json!({"type": tag, "query": "x"}), "/type");
     }
 }
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Sized {
+    small: u8,
+    count: u32,
+    offset: i16,
+}
+
+#[test]
+fn integers_out_of_their_type_range_are_rejected_by_the_schema() {
+    rejected_only_at::<Sized>(json!({"small": 256, "count": 1, "offset": 0}), "/small");
+    rejected_only_at::<Sized>(
+        json!({"small": 1, "count": 4_294_967_296u64, "offset": 0}),
+        "/count",
+    );
+    rejected_only_at::<Sized>(
+        json!({"small": 1, "count": 1, "offset": -32_769}),
+        "/offset",
+    );
+    let ok = accepted::<Sized>(json!({"small": 255, "count": 4_294_967_295u64, "offset": -32_768}));
+    assert_eq!((ok.small, ok.count, ok.offset), (255, u32::MAX, i16::MIN));
+}

@@ -1033,14 +1033,7 @@ fn report(name: &str, registration: &Registration, outcome: &Outcome) -> String 
 /// `normalize-core` (reported, not fixed here), with what every failing case
 /// must show. Such a type must still fail (else the entry is stale), and only
 /// that way.
-const KNOWN_BUGS: &[(&str, &str, &str)] = &[
-    (
-        "Shards",
-        "a map with integer keys (`patternProperties` beside `additionalProperties: false`) becomes a closed object without properties in strict form: only the empty map can be sent",
-        "ENCODE",
-    ),
-    ("NumberKeys", "as Shards", "ENCODE"),
-];
+const KNOWN_BUGS: &[(&str, &str, &str)] = &[];
 
 /// The verdict on one type: its failures (none, or exactly its known bug),
 /// and, for a representable type, every branch ran.

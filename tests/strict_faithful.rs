@@ -1080,3 +1080,37 @@ proptest! {
         EVERYTHING.check(&v, pick, wrong_type)?;
     }
 }
+
+// ---------------------------------------------------------------------------
+// Maps whose keys match a pattern
+// ---------------------------------------------------------------------------
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+struct Shards {
+    shards: BTreeMap<u32, String>,
+}
+
+#[test]
+fn a_map_with_integer_keys_is_pairs_whose_key_carries_the_pattern() {
+    let toolbox = strict_toolbox::<Shards>("shards");
+    let shown =
+        &toolbox.export(toolargs::export::Provider::OpenAiChat)[0]["function"]["parameters"];
+    let pairs = &shown["properties"]["shards"];
+    assert_eq!(pairs["type"], "array");
+    assert_eq!(pairs["items"]["properties"]["key"]["pattern"], "^\\d+$");
+    let expected = Shards {
+        shards: BTreeMap::from([(7, "a".to_owned()), (12, "b".to_owned())]),
+    };
+    round_trip(
+        &toolbox,
+        "shards",
+        json!({"shards": [{"key": "7", "value": "a"}, {"key": "12", "value": "b"}]}),
+        &expected,
+    );
+    let rejected = invalid(call(
+        &toolbox,
+        "shards",
+        json!({"shards": [{"key": "seven", "value": "a"}]}),
+    ));
+    assert_eq!(rejected.violations[0].pointer, "/shards/0/key");
+}

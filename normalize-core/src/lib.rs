@@ -33,6 +33,7 @@ mod composition;
 pub mod entities;
 pub mod export;
 pub mod grammar;
+pub mod integer_bounds;
 pub mod json_text;
 mod normalizer;
 pub mod observe;

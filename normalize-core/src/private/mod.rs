@@ -50,7 +50,8 @@ impl Compiled {
     /// Generates `T`'s schema with schemars, applies the derive's
     /// annotations (aliases, verbatim marks, `open`) to it and to the
     /// definitions of the `ToolArgs` types it contains, closes the whole
-    /// document ([`crate::closing`]) and compiles it.
+    /// document ([`crate::closing`]), writes integer formats as bounds
+    /// ([`crate::integer_bounds`]) and compiles it.
     ///
     /// # Panics
     ///
@@ -71,6 +72,7 @@ impl Compiled {
             }
         }
         crate::closing::close_objects(&mut schema);
+        crate::integer_bounds::bound_integers(&mut schema);
         let validator = Validator::new(&schema).unwrap_or_else(|e| {
             panic!(
                 "the JSON Schema of `{}` cannot be validated against: {e}",

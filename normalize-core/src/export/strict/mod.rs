@@ -59,14 +59,18 @@
 //! - **Maps cannot be strict** (an object whose keys are not declared). A
 //!   map at the root has no strict form ([`StrictError::RootIsMap`]). A
 //!   map `{"type": "object", "additionalProperties": S}` is represented as
-//!   an array of `{"key": string, "value": S}` pairs; [`StrictSchema::restore`]
+//!   an array of `{"key": string, "value": S}` pairs, and a map whose keys
+//!   match one pattern (`patternProperties: {P: S}` beside
+//!   `additionalProperties: false`, schemars' `BTreeMap<u32, _>`) as pairs
+//!   whose key is `{"type": "string", "pattern": P}`; [`StrictSchema::restore`]
 //!   turns the pairs back into the map (a repeated key is an invalid
 //!   argument). In a union, `[]` is also every other array branch's empty
 //!   array: it restores along the first branch that takes it (an untagged
 //!   `enum { List(Vec<_>), Map(BTreeMap<_, _>) }` reads it as the list),
 //!   and the union is listed ([`Change::AmbiguousEmptyArray`]).
 //!   A free-form object or value (`{}`, `true`, `{"type": "object"}` with
-//!   no properties) and tuples (`prefixItems`)
+//!   no properties), declared properties beside a schema for any other
+//!   member (a struct that flattens a map), and tuples (`prefixItems`)
 //!   cannot be represented: [`StrictError::Unrepresentable`].
 
 mod branches;
@@ -375,8 +379,11 @@ impl StrictSchema {
     /// cannot express: an absent property whose own schema admits `null`
     /// comes back as `null`, and an empty map in a union beside a branch
     /// that also takes `[]` (an untagged enum of a list and a map) comes
-    /// back as that branch's `[]`. Anything else is encoded as far as it
-    /// fits, and the strict schema rejects it.
+    /// back as that branch's `[]`. A value the declared schema rejects is
+    /// encoded as far as it fits; its encoding may still be strict-valid
+    /// where strict form cannot tell it apart from a valid one (a `null`
+    /// for an optional property with a default reads as "absent"), so
+    /// validate the declared value, not its encoding, to judge it.
     pub fn encode(&self, value: &Value) -> Value {
         self.encode_at(&self.schema, "", value, 0)
     }

@@ -127,8 +127,29 @@ impl<'r> Transform<'r> {
         let closed = m.get("additionalProperties") == Some(&Value::Bool(false))
             || m.get("unevaluatedProperties") == Some(&Value::Bool(false));
         if is_object && !m.contains_key("properties") {
-            match m.get("additionalProperties") {
-                Some(Value::Object(_)) => return self.map_as_pairs(m, src, out),
+            let one_pattern = match m.get("patternProperties") {
+                Some(Value::Object(patterns)) if patterns.len() == 1 => patterns.iter().next(),
+                _ => None,
+            };
+            match (m.get("additionalProperties"), one_pattern) {
+                (Some(Value::Object(_)), None) => {
+                    return self.map_as_pairs(m, src, out, "additionalProperties", None);
+                }
+                // A map whose keys match a pattern (schemars' `BTreeMap<u32, _>`):
+                // pairs whose key carries the pattern.
+                (_, Some((pattern, _))) if closed => {
+                    let keyword = format!(
+                        "patternProperties/{}",
+                        pattern.replace('~', "~0").replace('/', "~1")
+                    );
+                    return self.map_as_pairs(m, src, out, &keyword, Some(pattern));
+                }
+                (_, Some(_)) => {
+                    return Err(Self::unrepresentable(
+                        src,
+                        "keys matching a pattern beside a schema for other members",
+                    ));
+                }
                 _ if closed => {}
                 _ => {
                     return Err(Self::unrepresentable(
@@ -322,32 +343,47 @@ impl<'r> Transform<'r> {
         self.compose(m, src, out)
     }
 
+    /// A map as an array of `{key, value}` pairs. `value_at` is the pointer
+    /// (relative to `m`) of the values' schema; `key_pattern`, the pattern
+    /// keys must match, if any.
     fn map_as_pairs(
         &mut self,
         m: &Map<String, Value>,
         src: &str,
         out: &str,
+        value_at: &str,
+        key_pattern: Option<&str>,
     ) -> Result<Value, StrictError> {
         self.change(src, Change::MapAsPairs);
         self.maps.insert(out.to_owned());
-        let value_schema = &m["additionalProperties"];
+        let Some(value_schema) = Value::Object(m.clone())
+            .pointer(&format!("/{value_at}"))
+            .cloned()
+        else {
+            return Err(Self::unrepresentable(src, "a map without a value schema"));
+        };
         let value = self.node(
-            value_schema,
-            &child(src, &["additionalProperties"]),
+            &value_schema,
+            &format!("{src}/{value_at}"),
             &child(out, &["items", "properties", "value"]),
         )?;
+        let key = match key_pattern {
+            Some(pattern) => json!({"type": "string", "pattern": pattern}),
+            None => json!({"type": "string"}),
+        };
         let nullable = admits_null(&Value::Object(m.clone()));
         let mut result = Map::new();
-        for (key, sub) in m {
-            match key.as_str() {
+        for (keyword, sub) in m {
+            match keyword.as_str() {
                 "type" | "additionalProperties" => {}
+                "patternProperties" if key_pattern.is_some() => {}
                 "description" | "title" => {
-                    result.insert(key.clone(), sub.clone());
+                    result.insert(keyword.clone(), sub.clone());
                 }
                 _ => self.change(
                     src,
                     Change::Removed {
-                        keyword: key.clone(),
+                        keyword: keyword.clone(),
                     },
                 ),
             }
@@ -364,7 +400,7 @@ impl<'r> Transform<'r> {
             "items".to_owned(),
             json!({
                 "type": "object",
-                "properties": {"key": {"type": "string"}, "value": value},
+                "properties": {"key": key, "value": value},
                 "required": ["key", "value"],
                 "additionalProperties": false
             }),
