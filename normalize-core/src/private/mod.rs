@@ -71,6 +71,7 @@ impl Compiled {
                 root.insert("$defs".to_owned(), Value::Object(defs));
             }
         }
+        inline_root_reference(&mut schema);
         crate::closing::close_objects(&mut schema);
         crate::integer_bounds::bound_integers(&mut schema);
         let validator = Validator::new(&schema).unwrap_or_else(|e| {
@@ -90,6 +91,30 @@ impl Compiled {
             validator,
             plan,
         }
+    }
+}
+
+/// A root that is only a reference (a newtype or documented transparent
+/// struct around another struct) gets the definition's keywords itself:
+/// providers want `"type": "object"` at the root of a tool's schema. The
+/// definition stays, for the references inside it.
+fn inline_root_reference(schema: &mut Value) {
+    let Value::Object(root) = schema else { return };
+    let target = root
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(crate::plan::reference::ref_pointer)
+        .filter(|pointer| !pointer.is_empty())
+        .and_then(|pointer| root.get("$defs").map(|_| pointer));
+    let Some(pointer) = target else { return };
+    let Some(Value::Object(definition)) = Value::Object(root.clone()).pointer(&pointer).cloned()
+    else {
+        return;
+    };
+    root.remove("$ref");
+    for (keyword, value) in definition {
+        // The root's own annotations (its title, its doc comment) win.
+        root.entry(keyword).or_insert(value);
     }
 }
 
