@@ -136,6 +136,15 @@ pub(crate) struct Merged {
     /// Where each member's schema came from (true pointer), for members
     /// only one part declares.
     pub(crate) member_origins: HashMap<String, String>,
+    /// For each member a union's branch brought, which union (1 for the
+    /// first expanded, 2 for the next...); members of the object around
+    /// the unions are not listed. serde writes a flattened enum's members
+    /// together, where the field is declared, which the schema's order
+    /// cannot say: a consumer that fixes member order lets these blocks
+    /// move.
+    pub(crate) member_groups: HashMap<String, usize>,
+    /// The union whose branch is being merged (0: none).
+    group: usize,
 }
 
 impl Merged {
@@ -228,7 +237,7 @@ pub(crate) fn distribute(
         }
     }
     let mut objects = Vec::new();
-    d.expand(base, queue, src, &mut objects)?;
+    d.expand(base, queue, src, 1, &mut objects)?;
     if objects.is_empty() {
         return Err(CompositionError::empty(
             src,
@@ -284,6 +293,7 @@ impl Distributor<'_> {
         base: Merged,
         mut unions: VecDeque<Queued>,
         src: &str,
+        level: usize,
         out: &mut Vec<Merged>,
     ) -> Result<(), CompositionError> {
         let Some(union) = unions.pop_front() else {
@@ -304,6 +314,7 @@ impl Distributor<'_> {
                 at: &branch_at,
             };
             let mut merged = base.clone();
+            merged.group = level;
             let mut rest = unions.clone();
             let fit = match branch {
                 Value::Object(b) => {
@@ -319,7 +330,8 @@ impl Distributor<'_> {
                 }
             };
             if let Fit::Fits = fit {
-                self.expand(merged, rest, src, out)?;
+                merged.group = 0;
+                self.expand(merged, rest, src, level + 1, out)?;
             }
         }
         Ok(())
@@ -539,6 +551,9 @@ fn merge_properties(into: &mut Merged, properties: &Map<String, Value>, at: &str
                 merged.insert(name.clone(), member.clone());
                 let origin = token(&token(at, "properties"), name);
                 into.member_origins.insert(name.clone(), origin);
+                if into.group > 0 {
+                    into.member_groups.insert(name.clone(), into.group);
+                }
             }
             Some(existing) if existing == member => {}
             Some(existing) => {

@@ -45,7 +45,7 @@
 //!   `additionalItems`), `minItems`/`maxItems`.
 //!
 //! ```
-//! use normalize_core::grammar::Grammar;
+//! use toolargs_core::grammar::Grammar;
 //! use serde_json::json;
 //!
 //! let grammar = Grammar::from_schema(&json!({
@@ -79,6 +79,7 @@ pub use lower::{MAX_COUNT, MAX_DEPTH};
 pub use pattern::MAX_REPEAT;
 pub use report::Unenforced;
 
+use crate::export::aliases::without_aliases;
 use ir::{Expr, RuleSet};
 use serde_json::Value;
 
@@ -99,7 +100,7 @@ impl Grammar {
     /// deeper than [`MAX_DEPTH`], or a schema that admits no value.
     pub fn from_schema(schema: &Value) -> Result<Self, GrammarError> {
         let mut builder = lower::Builder::new("root");
-        let unenforced = lower::lower(&mut builder, schema, 0, "")?;
+        let unenforced = lower::lower(&mut builder, &without_aliases(schema), 0, "")?;
         Ok(Self {
             rules: builder.rules.pruned(),
             unenforced,
@@ -149,12 +150,10 @@ impl CallGrammar {
             }
             let prefix = lower::tool_prefix(name);
             let root = builder.rules.reserve(format!("{prefix}args"));
-            let unenforced =
-                lower::lower(&mut builder, schema, root, &prefix).map_err(|source| {
-                    GrammarError::Tool {
-                        name: name.to_owned(),
-                        source: Box::new(source),
-                    }
+            let unenforced = lower::lower(&mut builder, &without_aliases(schema), root, &prefix)
+                .map_err(|source| GrammarError::Tool {
+                    name: name.to_owned(),
+                    source: Box::new(source),
                 })?;
             calls.push(Expr::seq([
                 Expr::lit("{"),

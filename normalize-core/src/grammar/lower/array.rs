@@ -6,11 +6,11 @@ use crate::grammar::error::GrammarError;
 use crate::grammar::ir::{Expr, RuleId};
 use serde_json::{Map, Value};
 
-impl<'s> Lowering<'s, '_> {
+impl Lowering<'_, '_> {
     pub(super) fn array(
         &mut self,
         pointer: &str,
-        map: &'s Map<String, Value>,
+        map: &Map<String, Value>,
         depth: usize,
         into: Option<RuleId>,
     ) -> Result<Expr, GrammarError> {

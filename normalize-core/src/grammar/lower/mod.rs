@@ -3,6 +3,7 @@
 //! keyword either compiled or recorded as not enforced.
 
 mod array;
+mod compose;
 mod names;
 mod object;
 mod pointer;
@@ -15,6 +16,7 @@ use super::error::GrammarError;
 use super::ir::{Expr, RuleId, RuleSet};
 use super::json_lex;
 use super::report::{Role, Unenforced, role};
+use crate::composition::Merged;
 use pointer::{child, local_pointer};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -115,6 +117,8 @@ pub(crate) fn lower(
         by_pointer: HashMap::from([(String::new(), root)]),
         report: Vec::new(),
         seen: HashSet::new(),
+        composed: HashMap::new(),
+        merged_objects: 0,
     };
     let body = lowering.schema("", document, 0, Some(root))?;
     if body != Expr::Rule(root) {
@@ -134,6 +138,13 @@ struct Lowering<'s, 'b> {
     by_pointer: HashMap<String, RuleId>,
     report: Vec<Unenforced>,
     seen: HashSet<(String, String)>,
+    /// Distributed compositions by (pointer, schema text): each is compiled
+    /// once, and a recursive type reaching the same composition again
+    /// refers to its rule.
+    composed: HashMap<(String, String), RuleId>,
+    /// Merged objects compiled so far (bounded by
+    /// [`compose::MAX_MERGED_OBJECTS`]).
+    merged_objects: usize,
 }
 
 impl<'s> Lowering<'s, '_> {
@@ -176,7 +187,7 @@ impl<'s> Lowering<'s, '_> {
     fn schema(
         &mut self,
         pointer: &str,
-        schema: &'s Value,
+        schema: &Value,
         depth: usize,
         into: Option<RuleId>,
     ) -> Result<Expr, GrammarError> {
@@ -197,6 +208,9 @@ impl<'s> Lowering<'s, '_> {
                 });
             }
         };
+        if let Some(distributed) = self.composed(pointer, map, depth, into)? {
+            return Ok(distributed);
+        }
         let mut compiled = 0;
         for keyword in map.keys() {
             match role(keyword) {
@@ -260,12 +274,27 @@ impl<'s> Lowering<'s, '_> {
         if let Some(keyword) = union {
             return self.union(pointer, map, keyword, depth);
         }
+        self.typed(pointer, map, depth, into, None)
+    }
+
+    /// The grammar of a subschema without `$ref`, `allOf` or a union, by its
+    /// `type`s. For a merged object, `merged` says where its members come
+    /// from (their schemas are compiled, and reported, at those pointers)
+    /// and which came with a union's branch.
+    fn typed(
+        &mut self,
+        pointer: &str,
+        map: &Map<String, Value>,
+        depth: usize,
+        into: Option<RuleId>,
+        merged: Option<&Merged>,
+    ) -> Result<Expr, GrammarError> {
         let types = self.types(pointer, map)?;
         if map.contains_key("enum") || map.contains_key("const") {
             return self.fixed_values(pointer, map, types);
         }
         if types == Types(Types::OBJECT) {
-            return self.object(pointer, map, depth, into);
+            return self.object(pointer, map, depth, into, merged);
         }
         if types == Types(Types::ARRAY) {
             return self.array(pointer, map, depth, into);
@@ -290,7 +319,7 @@ impl<'s> Lowering<'s, '_> {
             branches.push(self.array(pointer, map, depth, None)?);
         }
         if types.has(Types::OBJECT) {
-            branches.push(self.object(pointer, map, depth, None)?);
+            branches.push(self.object(pointer, map, depth, None, merged)?);
         }
         Ok(Expr::alt(branches))
     }
@@ -360,7 +389,7 @@ impl<'s> Lowering<'s, '_> {
     fn union(
         &mut self,
         pointer: &str,
-        map: &'s Map<String, Value>,
+        map: &Map<String, Value>,
         keyword: &'static str,
         depth: usize,
     ) -> Result<Expr, GrammarError> {
@@ -372,14 +401,7 @@ impl<'s> Lowering<'s, '_> {
                 "only `anyOf` is enforced where `anyOf` and `oneOf` meet",
             );
         }
-        if keyword == "oneOf" && branches.len() > 1 {
-            self.note(
-                pointer,
-                "oneOf",
-                "exclusivity (exactly one branch matches) is not enforced: the grammar accepts \
-                 a value matching any branch",
-            );
-        }
+        self.note_exclusivity(pointer, keyword, branches);
         let why = format!("applies alongside `{keyword}`; the grammar enforces the branches only");
         self.note_siblings(pointer, map, &["anyOf", "oneOf", "allOf"], &why);
         let at = child(pointer, keyword);

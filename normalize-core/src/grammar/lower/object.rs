@@ -4,18 +4,29 @@
 //! written canonically and exclude the declared ones.
 
 use super::{Lowering, child};
+use crate::composition::Merged;
 use crate::grammar::error::GrammarError;
 use crate::grammar::ir::{Expr, RuleId};
 use crate::grammar::json_lex;
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 
-impl<'s> Lowering<'s, '_> {
+/// Most blocks of union members placed freely among an object's own
+/// members (each multiplies the rules of the member list).
+const MAX_FLOATING_BLOCKS: usize = 4;
+
+impl Lowering<'_, '_> {
+    /// An object. For a merged object, `merged` gives the pointer each
+    /// member's schema comes from (else members are at
+    /// `pointer/properties/name`) and which members came with a union's
+    /// branch (see [`Lowering::interleaved`]).
     pub(super) fn object(
         &mut self,
         pointer: &str,
-        map: &'s Map<String, Value>,
+        map: &Map<String, Value>,
         depth: usize,
         into: Option<RuleId>,
+        merged: Option<&Merged>,
     ) -> Result<Expr, GrammarError> {
         let id = self.reserve(pointer, "object", into);
         let keyword_type = |keyword, expected| GrammarError::KeywordType {
@@ -23,7 +34,7 @@ impl<'s> Lowering<'s, '_> {
             keyword,
             expected,
         };
-        let properties: Option<&'s Map<String, Value>> = match map.get("properties") {
+        let properties: Option<&Map<String, Value>> = match map.get("properties") {
             None => None,
             Some(Value::Object(properties)) => Some(properties),
             Some(_) => return Err(keyword_type("properties", "an object")),
@@ -74,27 +85,45 @@ impl<'s> Lowering<'s, '_> {
 
         let at = child(pointer, "properties");
         let mut members: Vec<(Expr, bool)> = Vec::new();
+        let mut groups: Vec<usize> = Vec::new();
         let mut satisfiable = true;
         for (key, schema) in properties.into_iter().flatten() {
-            let value = self.schema(&child(&at, key), schema, depth + 1, None)?;
+            let member_at = merged
+                .and_then(|m| m.member_origins.get(key))
+                .cloned()
+                .unwrap_or_else(|| child(&at, key));
+            let value = self.schema(&member_at, schema, depth + 1, None)?;
             let is_required = required.contains(&key.as_str());
             if value.is_never() {
                 satisfiable &= !is_required;
                 continue;
             }
             members.push((member(key, value), is_required));
+            groups.push(
+                merged
+                    .and_then(|m| m.member_groups.get(key))
+                    .copied()
+                    .unwrap_or(0),
+            );
         }
         for name in &required {
             if properties.is_some_and(|p| p.contains_key(*name)) {
                 continue;
             }
             match &extra_value {
-                Some(value) => members.push((member(name, value.clone()), true)),
+                Some(value) => {
+                    members.push((member(name, value.clone()), true));
+                    groups.push(0);
+                }
                 None => satisfiable = false,
             }
         }
         let body = if satisfiable {
-            let chain = self.members(pointer, &members, extra);
+            let chain = if groups.iter().any(|g| *g > 0) {
+                self.interleaved(pointer, &members, &groups, extra)
+            } else {
+                self.members(pointer, &members, extra)
+            };
             Expr::seq([Expr::lit("{"), chain, Expr::lit("}")])
         } else {
             Expr::never()
@@ -199,6 +228,138 @@ impl<'s> Lowering<'s, '_> {
             ]);
         }
         head
+    }
+}
+
+/// Where the interleaved member list is: `first` before any member,
+/// `after_block` right after a block (which, so that each text has one
+/// derivation, is placed just before the next member present or at the
+/// end: an optional member cannot be skipped right after it).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Position {
+    First,
+    Rest,
+    AfterBlock,
+}
+
+/// The member list under construction by [`Lowering::interleaved`].
+struct Interleaving {
+    object: String,
+    own: Vec<(Expr, bool)>,
+    blocks: Vec<Expr>,
+    extra: Option<Expr>,
+    extra_tail: Expr,
+    rules: HashMap<(usize, usize, Position), RuleId>,
+}
+
+impl Lowering<'_, '_> {
+    /// The members of a merged object whose union members (`groups` > 0)
+    /// form blocks: each block (a flattened enum's variant, which serde
+    /// writes together where the field is declared) may sit anywhere among
+    /// the object's own members, in order; otherwise as
+    /// [`Lowering::members`]. A block that may be empty (no required
+    /// member) stays where the schema puts it.
+    fn interleaved(
+        &mut self,
+        pointer: &str,
+        members: &[(Expr, bool)],
+        groups: &[usize],
+        extra: Option<Expr>,
+    ) -> Expr {
+        let mut ids: Vec<usize> = groups.iter().copied().filter(|g| *g > 0).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let floating: Vec<usize> = ids
+            .into_iter()
+            .filter(|g| members.iter().zip(groups).any(|((_, r), h)| h == g && *r))
+            .collect();
+        if floating.is_empty() || floating.len() > MAX_FLOATING_BLOCKS {
+            return self.members(pointer, members, extra);
+        }
+        let own: Vec<(Expr, bool)> = members
+            .iter()
+            .zip(groups)
+            .filter(|(_, g)| !floating.contains(g))
+            .map(|(m, _)| m.clone())
+            .collect();
+        let object = self.rule_name(pointer, "object");
+        let mut blocks = Vec::with_capacity(floating.len());
+        for (k, g) in floating.iter().enumerate() {
+            let block: Vec<(Expr, bool)> = members
+                .iter()
+                .zip(groups)
+                .filter(|(_, h)| *h == g)
+                .map(|(m, _)| m.clone())
+                .collect();
+            let chain = self.members(pointer, &block, None);
+            let id = self.builder.rules.reserve(format!("{object}-block-{k}"));
+            self.builder.rules.define(id, chain);
+            blocks.push(Expr::Rule(id));
+        }
+        let extra_tail = extra
+            .as_ref()
+            .map(|e| Expr::repeat(Expr::seq([Expr::lit(","), e.clone()]), 0, None))
+            .unwrap_or_else(Expr::empty);
+        let mut list = Interleaving {
+            object,
+            own,
+            blocks,
+            extra,
+            extra_tail,
+            rules: HashMap::new(),
+        };
+        self.position(&mut list, 0, 0, Position::First)
+    }
+
+    /// The rest of an interleaved member list from own member `i` and
+    /// block `j` on.
+    fn position(&mut self, list: &mut Interleaving, i: usize, j: usize, at: Position) -> Expr {
+        // Right after a block, only skipping an optional member differs.
+        let at = if at == Position::AfterBlock && list.own.get(i).is_none_or(|(_, r)| *r) {
+            Position::Rest
+        } else {
+            at
+        };
+        if let Some(&id) = list.rules.get(&(i, j, at)) {
+            return Expr::Rule(id);
+        }
+        let id = self
+            .builder
+            .rules
+            .reserve(format!("{}-members-{i}-{j}", list.object));
+        list.rules.insert((i, j, at), id);
+        let (n, u) = (list.own.len(), list.blocks.len());
+        let sep = |e: Expr| {
+            if at == Position::First {
+                e
+            } else {
+                Expr::seq([Expr::lit(","), e])
+            }
+        };
+        let mut alternatives = Vec::new();
+        if i < n {
+            let (own, required) = list.own[i].clone();
+            let next = self.position(list, i + 1, j, Position::Rest);
+            alternatives.push(Expr::seq([sep(own), next]));
+            if !required && at != Position::AfterBlock {
+                alternatives.push(self.position(list, i + 1, j, at));
+            }
+        }
+        if j < u {
+            let block = list.blocks[j].clone();
+            let next = self.position(list, i, j + 1, Position::AfterBlock);
+            alternatives.push(Expr::seq([sep(block), next]));
+        }
+        if i == n && j == u {
+            alternatives.push(match (&list.extra, at) {
+                (Some(e), Position::First) => {
+                    Expr::optional(Expr::seq([e.clone(), list.extra_tail.clone()]))
+                }
+                _ => list.extra_tail.clone(),
+            });
+        }
+        self.builder.rules.define(id, Expr::alt(alternatives));
+        Expr::Rule(id)
     }
 }
 
