@@ -1,13 +1,13 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
-pub use normalize_core::*;
+pub use toolargs_core::*;
 
 /// `#[derive(ToolArgs)]`: the tool's schema, a normalizer generated at
 /// compile time, and the typed entry point `from_model` (see [`ToolArgs`]).
-pub use normalize_derive::ToolArgs;
+pub use toolargs_derive::ToolArgs;
 
 pub mod testing;
 
 #[doc(hidden)]
-pub use normalize_core::__private;
+pub use toolargs_core::__private;

@@ -19,7 +19,7 @@ fn Some() {}
 fn Err() {}
 fn None() {}
 mod __private {}
-mod normalize_core {}
+mod toolargs_core {}
 
 #[derive(__DeserializeDerive, __JsonSchemaDerive, ::toolargs::ToolArgs)]
 struct Hygienic {

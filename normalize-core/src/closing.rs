@@ -78,7 +78,7 @@ const MAX_HOPS: usize = 64;
 /// Applying it twice changes nothing more.
 ///
 /// ```
-/// use normalize_core::closing::close_objects;
+/// use toolargs_core::closing::close_objects;
 /// use serde_json::json;
 ///
 /// let mut schema = json!({

@@ -33,7 +33,7 @@ const DATA: &[&str] = &["const", "enum", "default", "examples"];
 /// `schema`, keeping a bound the schema already has where it is tighter.
 ///
 /// ```
-/// use normalize_core::integer_bounds::bound_integers;
+/// use toolargs_core::integer_bounds::bound_integers;
 /// use serde_json::json;
 ///
 /// let mut schema = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});

@@ -6,7 +6,7 @@
 //! (an MCP server's tools, tools loaded from configuration):
 //!
 //! ```
-//! use normalize_core::Normalizer;
+//! use toolargs_core::Normalizer;
 //! use serde_json::json;
 //!
 //! let normalizer = Normalizer::compile(&json!({

@@ -162,7 +162,7 @@ pub enum NormalizeError {
 /// from any number of threads.
 ///
 /// ```
-/// use normalize_core::Normalizer;
+/// use toolargs_core::Normalizer;
 /// use serde_json::json;
 ///
 /// let normalizer = Normalizer::compile(&json!({

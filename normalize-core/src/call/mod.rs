@@ -135,12 +135,12 @@ impl ToolCall {
 /// known format fits it.
 ///
 /// ```
-/// use normalize_core::call::{parse, WireFormat};
+/// use toolargs_core::call::{parse, WireFormat};
 ///
 /// let calls = parse(r#"{"type":"tool_use","id":"toolu_1","name":"refund","input":{"amount_cents":20}}"#)?;
 /// assert_eq!(calls[0].name, "refund");
 /// assert_eq!(calls[0].format, WireFormat::Anthropic);
-/// # Ok::<(), normalize_core::rejection::SyntaxError>(())
+/// # Ok::<(), toolargs_core::rejection::SyntaxError>(())
 /// ```
 pub fn parse(text: &str) -> Result<Vec<ToolCall>, SyntaxError> {
     let value = parse_envelope(text)?;

@@ -45,8 +45,8 @@ pub enum RetryVerdict {
 /// [`DEFAULT_RETRY_LIMIT`] times (configurable).
 ///
 /// ```
-/// use normalize_core::observe::{RetryBudget, RetryVerdict};
-/// use normalize_core::rejection::{CallError, UnknownTool};
+/// use toolargs_core::observe::{RetryBudget, RetryVerdict};
+/// use toolargs_core::rejection::{CallError, UnknownTool};
 ///
 /// let mut budget = RetryBudget::new();
 /// let error = || CallError::from(UnknownTool::new("refnd", ["refund"]));

@@ -50,7 +50,7 @@ use std::collections::HashMap;
 /// value must be a boolean; `false` is the same as no mark.
 ///
 /// ```
-/// use normalize_core::{Normalizer, VERBATIM_KEYWORD};
+/// use toolargs_core::{Normalizer, VERBATIM_KEYWORD};
 /// use serde_json::json;
 ///
 /// let normalizer = Normalizer::compile(&json!({
@@ -171,7 +171,7 @@ struct ArrayRules {
 /// plan is immutable, `Send` and `Sync`.
 ///
 /// ```
-/// use normalize_core::plan::{JsonType, SchemaPlan};
+/// use toolargs_core::plan::{JsonType, SchemaPlan};
 /// use serde_json::json;
 ///
 /// let plan = SchemaPlan::compile(&json!({
@@ -182,7 +182,7 @@ struct ArrayRules {
 /// let root = plan.bind(&plan.root(), &args);
 /// let tags = plan.member(&root, "tags");
 /// assert!(plan.declared(&tags).contains(JsonType::Array));
-/// # Ok::<(), normalize_core::plan::SchemaError>(())
+/// # Ok::<(), toolargs_core::plan::SchemaError>(())
 /// ```
 #[derive(Debug)]
 pub struct SchemaPlan {

@@ -18,7 +18,7 @@ use serde_json::Value;
 /// Build one per tool and share it: validation borrows it immutably.
 ///
 /// ```
-/// use normalize_core::validate::Validator;
+/// use toolargs_core::validate::Validator;
 /// use serde_json::json;
 ///
 /// let validator = Validator::new(&json!({
@@ -29,7 +29,7 @@ use serde_json::Value;
 /// let violations = validator.validate(&json!({"limit": "20"})).unwrap_err();
 /// assert_eq!(violations.0[0].pointer, "/limit");
 /// assert_eq!(violations.0[0].expected, "integer");
-/// # Ok::<(), normalize_core::validate::ValidatorBuildError>(())
+/// # Ok::<(), toolargs_core::validate::ValidatorBuildError>(())
 /// ```
 pub struct Validator {
     schema: Value,
