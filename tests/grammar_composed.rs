@@ -352,6 +352,7 @@ struct Counts {
 fn check(name: &str, schema: &Value, values: &[Value]) -> Counts {
     let grammar = Grammar::from_schema(schema).unwrap_or_else(|e| panic!("{name}: {e}"));
     let lark = grammar.lark();
+    assert!(grammar.gbnf().starts_with("root ::= "), "{name}");
     let mut engine = Engine::new(&lark);
     let validator = jsonschema::validator_for(schema).expect("validator");
     let mut known = BTreeMap::new();
@@ -685,4 +686,132 @@ fn whole_call_grammars_compile_the_same_way() {
     assert!(engine.accepts(text));
     let other_variant = r#"{"name":"root","arguments":{"cmd":{"type":"Move","x":1,"y":2},"args":{"query":"q"},"to":"t","kind":"Email","phone":"a","name":"x"}}"#;
     assert!(!engine.accepts(other_variant));
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "shape")]
+enum Shape {
+    Leaf { weight: String },
+    Branch { fanout: String },
+}
+
+/// A recursive type that flattens an enum.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, ToolArgs)]
+struct Tree {
+    label: String,
+    #[serde(flatten)]
+    shape: Shape,
+    children: Vec<Tree>,
+}
+
+fn tree() -> impl Strategy<Value = Tree> {
+    let shape = prop_oneof![
+        text().prop_map(|weight| Shape::Leaf { weight }),
+        text().prop_map(|fanout| Shape::Branch { fanout }),
+    ];
+    let leaf = (text(), shape.clone()).prop_map(|(label, shape)| Tree {
+        label,
+        shape,
+        children: Vec::new(),
+    });
+    leaf.prop_recursive(3, 12, 3, move |inner| {
+        (
+            text(),
+            shape.clone(),
+            proptest::collection::vec(inner, 0..3),
+        )
+            .prop_map(|(label, shape, children)| Tree {
+                label,
+                shape,
+                children,
+            })
+    })
+}
+
+#[test]
+fn a_recursive_type_that_flattens_an_enum_compiles_closed() {
+    let schema = Tree::input_schema();
+    let values = generate(tree(), GENERATED);
+    assert!(values.iter().any(|t| !t.children.is_empty()));
+    let counts = check("Tree", schema, &serialized(&values));
+    eprintln!("Tree: {counts:?}");
+    assert_eq!(not_enforced(schema), Vec::<(String, String)>::new());
+}
+
+#[test]
+fn parts_that_disagree_are_compiled_one_by_one_and_reported() {
+    // Two parts give `maxProperties` different values: not merged, so the
+    // grammar compiles the object's own members and says what it leaves.
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": ["a"],
+        "allOf": [{"maxProperties": 1}, {"maxProperties": 2}],
+        "unevaluatedProperties": false
+    });
+    assert_eq!(
+        not_enforced(&schema),
+        [("", "unevaluatedProperties"), ("", "allOf")]
+            .iter()
+            .map(|(p, k)| ((*p).to_owned(), (*k).to_owned()))
+            .collect::<Vec<_>>()
+    );
+    let mut engine = Engine::new(&Grammar::from_schema(&schema).expect("grammar").lark());
+    assert!(engine.accepts(r#"{"a":"x"}"#));
+}
+
+#[test]
+fn compositions_beyond_the_bounds_are_compiled_one_by_one_and_reported() {
+    // 2^7 combinations of branches: more than a composition may become.
+    let branch = |k: usize| json!({"type": "object", "properties": {format!("p{k}"): {"type": "string"}}, "required": [format!("p{k}")]});
+    let unions: Vec<Value> = (0..7)
+        .map(|i| json!({"oneOf": [branch(2 * i), branch(2 * i + 1)]}))
+        .collect();
+    let schema = json!({"type": "object", "allOf": unions, "unevaluatedProperties": false});
+    let report = not_enforced(&schema);
+    assert!(
+        report.contains(&(String::new(), "allOf".to_owned()))
+            && report.contains(&(String::new(), "unevaluatedProperties".to_owned())),
+        "{report:?}"
+    );
+    // Six unions (64 combinations) are merged: every member enforced.
+    let unions: Vec<Value> = (0..6)
+        .map(|i| json!({"oneOf": [branch(2 * i), branch(2 * i + 1)]}))
+        .collect();
+    let schema = json!({"type": "object", "allOf": unions, "unevaluatedProperties": false});
+    assert_eq!(not_enforced(&schema), Vec::<(String, String)>::new());
+    let mut engine = Engine::new(&Grammar::from_schema(&schema).expect("grammar").lark());
+    let call = r#"{"p0":"a","p3":"b","p4":"c","p7":"d","p8":"e","p11":"f"}"#;
+    assert!(jsonschema::is_valid(
+        &schema,
+        &serde_json::from_str(call).expect("json")
+    ));
+    assert!(engine.accepts(call));
+    assert!(
+        !engine.accepts(r#"{"p0":"a","p1":"x","p3":"b","p4":"c","p7":"d","p8":"e","p11":"f"}"#)
+    );
+    assert!(!engine.accepts(r#"{"p0":"a","p4":"c","p7":"d","p8":"e","p11":"f"}"#));
+}
+
+#[test]
+fn parts_that_exclude_each_other_admit_nothing() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "string"},
+            "never": {"allOf": [{"type": "string"}, {"type": "integer"}]}
+        },
+        "required": ["a"],
+        "additionalProperties": false
+    });
+    let mut engine = Engine::new(&Grammar::from_schema(&schema).expect("grammar").lark());
+    assert!(engine.accepts(r#"{"a":"x"}"#));
+    assert!(!engine.accepts(r#"{"a":"x","never":"y"}"#));
+    assert!(!engine.accepts(r#"{"a":"x","never":1}"#));
+    let required = json!({
+        "type": "object",
+        "properties": {"never": {"allOf": [{"type": "string"}, {"type": "integer"}]}},
+        "required": ["never"]
+    });
+    assert!(Grammar::from_schema(&required).is_err());
 }

@@ -40,7 +40,25 @@
 //!   (classes, groups, alternation, quantifiers, `\d \w \s`, ...).
 //! - **Unions**: `anyOf`/`oneOf` accept any branch; `type` lists (`["string",
 //!   "null"]`) accept any listed type; `$ref` (local pointers: `#`,
-//!   `#/$defs/...`, `#/definitions/...`) may recurse.
+//!   `#/$defs/...`, `#/definitions/...`) may recurse. `oneOf` is reported
+//!   only when its branches may overlap (tagged enums' branches exclude each
+//!   other by their tag or key, so "exactly one" holds).
+//! - **Compositions** (a `$ref` beside other constraints, `allOf`, an
+//!   object's `properties` beside a union as schemars writes a flattened
+//!   enum, `unevaluatedProperties`) are merged, by the transform OpenAI's
+//!   strict form uses, into one object per combination of union branches,
+//!   each closed when a part closes it (`unevaluatedProperties: false` on
+//!   the composed object, as derived schemas close it where used). A
+//!   union's members form a block that may stand anywhere among the
+//!   object's own members, in order: serde writes a flattened enum's
+//!   members where the field is declared, which the schema cannot say.
+//!   Where merging is impossible (parts that disagree, a `$ref` outside the
+//!   definitions, more than 64 combinations), the parts are compiled one by
+//!   one and what that leaves out is reported.
+//! - **Aliases**: a derived schema's serde aliases (properties marked
+//!   `x-toolargs-alias-of`, and the `allOf` that lets any name satisfy
+//!   `required`) are removed first ([`crate::export::aliases`]): the
+//!   grammar writes each field under its wire name, which is required.
 //! - **Arrays**: `items`, `prefixItems` (and draft-07 array-form `items` with
 //!   `additionalItems`), `minItems`/`maxItems`.
 //!
@@ -94,7 +112,9 @@ pub struct Grammar {
 
 impl Grammar {
     /// Compiles `schema` (a JSON Schema: an object or a boolean; drafts 7 to
-    /// 2020-12 keywords) into a grammar for the values it describes.
+    /// 2020-12 keywords) into a grammar for the values it describes, each
+    /// field under its wire name (aliases removed) and compositions merged
+    /// (see the module documentation).
     ///
     /// Fails on a malformed schema, a `$ref` outside the document, nesting
     /// deeper than [`MAX_DEPTH`], or a schema that admits no value.
@@ -135,7 +155,8 @@ pub struct CallGrammar {
 }
 
 impl CallGrammar {
-    /// Compiles each `(name, schema)` pair; names must be distinct.
+    /// Compiles each `(name, schema)` pair as [`Grammar::from_schema`]
+    /// does; names must be distinct.
     pub fn new<'a>(
         tools: impl IntoIterator<Item = (&'a str, &'a Value)>,
     ) -> Result<Self, GrammarError> {
