@@ -815,3 +815,47 @@ fn parts_that_exclude_each_other_admit_nothing() {
     });
     assert!(Grammar::from_schema(&required).is_err());
 }
+
+/// A struct flattening an internally tagged enum with a newtype variant (a
+/// `$ref` beside the tag, inside the union beside the struct's fields), a
+/// unit variant and a struct variant.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, ToolArgs)]
+struct FlatCmd {
+    to: String,
+    #[serde(flatten)]
+    cmd: Cmd,
+    #[serde(alias = "why")]
+    reason: Option<String>,
+}
+
+#[test]
+fn a_flattened_internally_tagged_newtype_variant_compiles_closed() {
+    let strategy = (text(), cmd(), proptest::option::of(text()))
+        .prop_map(|(to, cmd, reason)| FlatCmd { to, cmd, reason });
+    let mut values = vec![FlatCmd {
+        to: "t".into(),
+        cmd: Cmd::Search(SearchArgs {
+            query: "q".into(),
+            limit: None,
+        }),
+        reason: Some("r".into()),
+    }];
+    values.extend(generate(strategy, GENERATED));
+    let schema = FlatCmd::input_schema();
+    let counts = check("FlatCmd", schema, &serialized(&values));
+    eprintln!("FlatCmd: {counts:?}");
+    assert_eq!(
+        not_enforced(schema),
+        integers(&[
+            "/$defs/SearchArgs/properties/limit",
+            "/oneOf/2/properties/x",
+            "/oneOf/2/properties/y",
+        ])
+    );
+    // The newtype variant's own members, with its tag, never another's.
+    let mut engine = Engine::new(&Grammar::from_schema(schema).expect("grammar").lark());
+    assert!(engine.accepts(r#"{"to":"t","type":"Search","query":"q","limit":1}"#));
+    assert!(!engine.accepts(r#"{"to":"t","type":"Search","query":"q","x":1}"#));
+    assert!(!engine.accepts(r#"{"to":"t","type":"Stop","query":"q"}"#));
+    assert!(!engine.accepts(r#"{"to":"t","type":"Search"}"#));
+}
