@@ -859,3 +859,32 @@ fn a_flattened_internally_tagged_newtype_variant_compiles_closed() {
     assert!(!engine.accepts(r#"{"to":"t","type":"Stop","query":"q"}"#));
     assert!(!engine.accepts(r#"{"to":"t","type":"Search"}"#));
 }
+
+#[test]
+fn a_part_closed_on_its_own_members_is_reported() {
+    // `additionalProperties: false` sees the members beside it only, so the
+    // schema refuses the branch's `b`; the merged object admits it, and
+    // says so.
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": ["a"],
+        "oneOf": [{"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}],
+        "additionalProperties": false
+    });
+    assert_eq!(
+        not_enforced(&schema),
+        [(String::new(), "additionalProperties".to_owned())]
+    );
+    let mut engine = Engine::new(&Grammar::from_schema(&schema).expect("grammar").lark());
+    assert!(engine.accepts(r#"{"a":"x","b":"y"}"#));
+    assert!(!engine.accepts(r#"{"a":"x","b":"y","c":"z"}"#));
+    // Closed where used instead: nothing to report.
+    let mut where_used = schema.clone();
+    where_used
+        .as_object_mut()
+        .expect("object")
+        .remove("additionalProperties");
+    where_used["unevaluatedProperties"] = json!(false);
+    assert_eq!(not_enforced(&where_used), Vec::<(String, String)>::new());
+}
