@@ -133,8 +133,14 @@ impl Lowering<'_, '_> {
             Some(Value::Object(p)) => p.keys().collect(),
             _ => Vec::new(),
         };
+        let admits_objects = match schema.get("type") {
+            None => true,
+            Some(Value::String(t)) => t == "object",
+            Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+            Some(_) => true,
+        };
         for closer in &merged.closers {
-            if !closes {
+            if !closes && admits_objects {
                 self.note(
                     &closer.at,
                     closer.keyword,
@@ -208,29 +214,47 @@ pub(super) fn exclusive(document: &Value, branches: &[Value]) -> bool {
 /// through a `$ref`, its definition's.
 struct View<'d> {
     parts: Vec<&'d Map<String, Value>>,
+    /// Some part is not read (a `$ref` not followed), or the grammar does
+    /// not enforce all it says: nothing is concluded from it.
+    opaque: bool,
 }
 
 impl<'d> View<'d> {
     fn of(document: &'d Value, branch: &'d Value) -> Self {
         match branch.as_object() {
             Some(map) => Self::of_map(document, map),
-            None => View { parts: Vec::new() },
+            None => View {
+                parts: Vec::new(),
+                opaque: false,
+            },
         }
     }
 
     fn of_map(document: &'d Value, map: &'d Map<String, Value>) -> Self {
         let mut parts = Vec::new();
+        let mut opaque = false;
         let mut next = Some(map);
         for _ in 0..MAX_HOPS {
             let Some(part) = next else { break };
+            // A composition the grammar compiles part by part enforces
+            // less than it says (its closing, the keywords beside `$ref`).
+            opaque |= is_composed(part)
+                && composition::distribute(document, part, "", "", &[])
+                    .is_err_and(|e| !e.accepts_nothing);
             parts.push(part);
-            next = part
-                .get("$ref")
-                .and_then(local_target)
-                .and_then(|target| document.pointer(&target))
-                .and_then(Value::as_object);
+            next = match part.get("$ref") {
+                None => None,
+                Some(reference) => {
+                    let target = local_target(reference)
+                        .and_then(|target| document.pointer(&target))
+                        .and_then(Value::as_object);
+                    opaque |= target.is_none();
+                    target
+                }
+            };
         }
-        View { parts }
+        opaque |= next.is_some();
+        View { parts, opaque }
     }
 
     fn get(&self, keyword: &str) -> impl Iterator<Item = &'d Value> + '_ {
@@ -293,7 +317,8 @@ impl<'d> View<'d> {
             if p.get("additionalProperties") == Some(&Value::Bool(false)) {
                 return !declares(p);
             }
-            if p.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
+            // Enforced when the grammar merges the part (and closes it).
+            if p.get("unevaluatedProperties") == Some(&Value::Bool(false)) && is_composed(p) {
                 const EVALUATING: &[&str] = &[
                     "allOf",
                     "anyOf",
@@ -317,6 +342,9 @@ impl<'d> View<'d> {
 
     /// Whether no value matches both `self` and `other`.
     fn excludes(&self, other: &View<'_>) -> bool {
+        if self.opaque || other.opaque {
+            return false;
+        }
         if let (Some(a), Some(b)) = (self.types(), other.types()) {
             let number = |t: &str| t == "number" || t == "integer";
             let overlap = a
@@ -409,5 +437,23 @@ mod tests {
             &document,
             &[json!(true), json!({"type": "string"})]
         ));
+    }
+
+    #[test]
+    fn branches_the_grammar_compiles_part_by_part_prove_nothing() {
+        let document = json!({"$defs": {"B": {"type": "object", "maxProperties": 2}}});
+        let tag = |value: &str| json!({"type": "object", "properties": {"kind": {"const": value}}, "required": ["kind"]});
+        let mut merged = tag("a");
+        merged["$ref"] = json!("#/$defs/B");
+        assert!(exclusive(&document, &[merged.clone(), tag("b")]));
+        // The parts disagree: the grammar enforces the `$ref` target only.
+        merged["maxProperties"] = json!(1);
+        assert!(!exclusive(&document, &[merged.clone(), tag("b")]));
+        // A reference that is not followed.
+        merged["$ref"] = json!("#/$defs/Missing");
+        if let Some(m) = merged.as_object_mut() {
+            m.remove("maxProperties");
+        }
+        assert!(!exclusive(&document, &[merged, tag("b")]));
     }
 }
