@@ -614,3 +614,56 @@ fn intersect_types(schema: &mut Map<String, Value>, other: &Value) -> Fit {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::distribute;
+    use serde_json::json;
+
+    #[test]
+    fn merged_objects_know_where_their_parts_are() {
+        let root = json!({
+            "type": "object",
+            "properties": {"to": {"type": "string"}},
+            "required": ["to"],
+            "oneOf": [
+                {"$ref": "#/$defs/Args", "type": "object", "properties": {"t": {"const": "A"}}, "required": ["t"]},
+                {"type": "object", "properties": {"t": {"const": "B"}}, "required": ["t"], "minProperties": 2}
+            ],
+            "unevaluatedProperties": false,
+            "$defs": {"Args": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}
+        });
+        let map = root.as_object().expect("object");
+        let d = distribute(&root, map, "", "", &[]).expect("distributed");
+        assert!(d.wrapper.is_some());
+        assert_eq!(d.objects.len(), 2);
+        let (a, b) = (&d.objects[0], &d.objects[1]);
+        assert!(a.closed && b.closed);
+        assert_eq!(a.inlined, ["/$defs/Args"]);
+        assert_eq!(a.member_origins["to"], "/properties/to");
+        assert_eq!(a.member_origins["t"], "/oneOf/0/properties/t");
+        assert_eq!(a.member_origins["q"], "/$defs/Args/properties/q");
+        assert_eq!(b.origins["minProperties"], "/oneOf/1");
+        // The union's members form group 1; the object's own, none.
+        assert!(!a.member_groups.contains_key("to"));
+        assert_eq!((a.member_groups["t"], a.member_groups["q"]), (1, 1));
+        assert_eq!(a.closed_schema()["required"], json!(["to", "q", "t"]));
+        assert_eq!(a.closed_schema()["additionalProperties"], json!(false));
+        assert_eq!(d.unions.len(), 1);
+        assert_eq!(
+            (d.unions[0].at.as_str(), d.unions[0].keyword),
+            ("", "oneOf")
+        );
+    }
+
+    #[test]
+    fn parts_that_exclude_each_other_are_told_from_parts_that_disagree() {
+        let root = json!({"allOf": [{"type": "string"}, {"type": "integer"}]});
+        let e = distribute(&root, root.as_object().expect("object"), "", "", &[]).unwrap_err();
+        assert!(e.accepts_nothing);
+        let root = json!({"allOf": [{"maxLength": 1}, {"maxLength": 2}]});
+        let e = distribute(&root, root.as_object().expect("object"), "", "", &[]).unwrap_err();
+        assert!(!e.accepts_nothing);
+        assert!(e.reason.contains("maxLength"), "{}", e.reason);
+    }
+}
