@@ -13,10 +13,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use toolargs::ToolArgs;
 
 /// The generator of a type, from its field names (the types are inferred).
-/// The types themselves are written out: a `#[derive(ToolArgs)]` emitted by a
-/// `macro_rules!` body around field types captured as `$t:ty` does not
-/// compile today (the derive spans its own locals with the field types'
-/// spans, which carry the macro's hygiene).
 macro_rules! generator {
     ($name:ident { $($f:ident),* $(,)? }) => {
         impl Gen for $name {

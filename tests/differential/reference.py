@@ -232,6 +232,12 @@ def member_schemas(loc, value, doc, own, seen=()):
     if id(loc) in seen:
         return True
     seen = seen + (id(loc),)
+    if (loc.get("unevaluatedProperties") is False and isinstance(value, dict)
+            and getattr(own, "name", None) is not None):
+        # Closed where used: a member no part evaluates is forbidden.
+        found = evaluated(loc, value, doc, own.name)
+        if found is False:
+            return False
     parts = [own(loc)]
     if "$ref" in loc:
         parts.append(member_schemas(doc.resolve(loc["$ref"]), value, doc, own, seen))
@@ -252,7 +258,36 @@ def property_rule(name):
         if matched:
             return ("all", matched)
         return schema.get("additionalProperties", True)
+    own.name = name
     return own
+
+
+OBJECT_RULES = ("properties", "patternProperties", "additionalProperties")
+
+
+def evaluated(loc, value, doc, name, seen=()):
+    """Whether some part of `loc` that applies to the object `value`
+    evaluates member `name`: True, False, or None when no part has object
+    rules at all (then nothing can be said, and the object is not closed)."""
+    if not isinstance(loc, dict) or id(loc) in seen:
+        return None
+    seen = seen + (id(loc),)
+    result = None
+    if any(k in loc for k in OBJECT_RULES):
+        mentioned = ("additionalProperties" in loc
+                     or name in loc.get("properties", {})
+                     or any(re.search(p, name) for p in loc.get("patternProperties", {})))
+        result = bool(mentioned)
+    subs = ([doc.resolve(loc["$ref"])] if "$ref" in loc else []) + loc.get("allOf", [])
+    for kw in ("anyOf", "oneOf"):
+        subs += [b for b in loc.get(kw, []) if applies(b, value, doc)]
+    for sub in subs:
+        found = evaluated(sub, value, doc, name, seen)
+        if found is True:
+            return True
+        if found is False:
+            result = False
+    return result
 
 
 def item_rule(index):

@@ -161,6 +161,7 @@ impl<'s> Compiler<'s> {
             }
         }
         node.variant_key = variant_key(map);
+        node.closes_unevaluated = map.get("unevaluatedProperties") == Some(&Value::Bool(false));
         node.object = self.object_rules(at, map)?;
         node.array = self.array_rules(at, map)?;
         Ok(node)

@@ -67,6 +67,10 @@ pub enum Bound {
     All(Vec<Bound>),
     /// One of these applies.
     AnyOf(Vec<Bound>),
+    /// An object closed by `unevaluatedProperties: false` (how a composed
+    /// object is closed where it is used): a member that no part of it
+    /// mentions is forbidden.
+    Closed(Box<Bound>),
 }
 
 /// Builds a conjunction, allocating only once two parts constrain something.
@@ -126,17 +130,44 @@ macro_rules! combine {
                 }
             }
             fn single_branch(self) -> Self {
-                match self {
-                    $ty::$one(id) => $ty::$branch(id),
-                    part @ $ty::$all(_) => $ty::$any_of(vec![part]),
-                    other => other,
-                }
+                $ty::single_branch_of(self)
             }
         }
     };
 }
 combine!(Loc, All, AnyOf, Node, Branch);
 combine!(Bound, All, AnyOf, Rules, BranchRules);
+
+impl Loc {
+    fn single_branch_of(loc: Loc) -> Loc {
+        match loc {
+            Loc::Node(id) => Loc::Branch(id),
+            part @ Loc::All(_) => Loc::AnyOf(vec![part]),
+            other => other,
+        }
+    }
+}
+
+impl Bound {
+    fn single_branch_of(bound: Bound) -> Bound {
+        match bound {
+            Bound::Rules(id) => Bound::BranchRules(id),
+            part @ Bound::All(_) => Bound::AnyOf(vec![part]),
+            Bound::Closed(inner) => Bound::Closed(Box::new(Bound::single_branch_of(*inner))),
+            other => other,
+        }
+    }
+
+    /// Closes `inner` against members none of its parts mention; a bound
+    /// that constrains nothing stays as it is (it cannot tell which members
+    /// its parts would have evaluated).
+    fn closed(inner: Bound) -> Bound {
+        match inner {
+            Bound::Any | Bound::Never => inner,
+            inner => Bound::Closed(Box::new(inner)),
+        }
+    }
+}
 
 impl<T: Combine> Conj<T> {
     fn new() -> Self {
@@ -282,7 +313,7 @@ impl SchemaPlan {
         // `$ref`, `allOf` or union to resolve.
         if let Loc::Node(id) = loc {
             let node = self.node(*id);
-            if node.conjuncts.is_empty() && node.unions.is_empty() {
+            if node.conjuncts.is_empty() && node.unions.is_empty() && !node.closes_unevaluated {
                 return if Self::has_rules(node, value) {
                     Bound::Rules(*id)
                 } else {
@@ -338,6 +369,18 @@ impl SchemaPlan {
     }
 
     fn bind_node(&self, id: NodeId, value: &Value, walk: &mut Walk, conj: &mut Conj<Bound>) {
+        let node = self.node(id);
+        if node.closes_unevaluated && value.is_object() {
+            // The members this node's parts evaluate are its own scope.
+            let mut own = Conj::new();
+            self.bind_node_parts(id, value, walk, &mut own);
+            conj.and(Bound::closed(own.finish()));
+        } else {
+            self.bind_node_parts(id, value, walk, conj);
+        }
+    }
+
+    fn bind_node_parts(&self, id: NodeId, value: &Value, walk: &mut Walk, conj: &mut Conj<Bound>) {
         if !walk.enter(id) {
             return;
         }
@@ -478,6 +521,8 @@ impl SchemaPlan {
             Bound::Never => Loc::Never,
             Bound::Rules(id) => self.own_member(*id, name),
             Bound::BranchRules(id) => self.own_member(*id, name).single_branch(),
+            Bound::Closed(inner) if !self.mentions(inner, name) => Loc::Never,
+            Bound::Closed(inner) => self.member(inner, name),
             Bound::All(parts) => {
                 let mut conj = Conj::new();
                 for part in parts {
@@ -491,6 +536,26 @@ impl SchemaPlan {
                     disj.or(self.member(part, name));
                 }
                 disj.finish()
+            }
+        }
+    }
+
+    /// Whether some part of `bound` evaluates member `name` (declares it in
+    /// `properties`, matches it with `patternProperties`, or has
+    /// `additionalProperties`), as `unevaluatedProperties` counts them.
+    fn mentions(&self, bound: &Bound, name: &str) -> bool {
+        match bound {
+            Bound::Any | Bound::Never => false,
+            Bound::Rules(id) | Bound::BranchRules(id) => {
+                self.node(*id).object.as_ref().is_some_and(|rules| {
+                    rules.additional.is_some()
+                        || rules.properties.get(name).is_some()
+                        || rules.patterns.iter().any(|(p, _)| p.is_match(name))
+                })
+            }
+            Bound::Closed(inner) => self.mentions(inner, name),
+            Bound::All(parts) | Bound::AnyOf(parts) => {
+                parts.iter().any(|part| self.mentions(part, name))
             }
         }
     }
@@ -533,6 +598,7 @@ impl SchemaPlan {
             Bound::Never => Loc::Never,
             Bound::Rules(id) => self.own_item(*id, index),
             Bound::BranchRules(id) => self.own_item(*id, index).single_branch(),
+            Bound::Closed(inner) => self.item(inner, index),
             Bound::All(parts) => {
                 let mut conj = Conj::new();
                 for part in parts {

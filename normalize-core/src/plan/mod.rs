@@ -101,6 +101,9 @@ pub(crate) struct Node {
     /// this node applies only to an object that has that member, the way
     /// serde picks such a variant by its key.
     variant_key: Option<Box<str>>,
+    /// `unevaluatedProperties: false`: members none of this node's parts
+    /// mention are forbidden (a composed object closed where it is used).
+    closes_unevaluated: bool,
     /// This node carries [`VERBATIM_KEYWORD`] itself.
     own_verbatim: bool,
     /// This node, or a node reachable through `$ref`/`allOf`/`anyOf`/`oneOf`,

@@ -271,3 +271,31 @@ fn an_externally_tagged_variant_applies_only_where_its_key_is() {
     let opts = plan.member(&email, "opts");
     assert_eq!(plan.declared(&opts), set(&[JsonType::Object]));
 }
+
+#[test]
+fn unevaluated_properties_false_forbids_members_no_part_mentions() {
+    // A union whose second branch is a composed struct closed where used:
+    // `m` belongs to the first branch only, so it stays an object location.
+    let plan = SchemaPlan::compile(&json!({
+        "anyOf": [
+            {"type": "object", "properties": {"m": {"type": "object"}}},
+            {"$ref": "#/$defs/Bare", "unevaluatedProperties": false}
+        ],
+        "$defs": {"Bare": {"type": "object", "properties": {"name": {"type": "string"}}}}
+    }))
+    .unwrap();
+    let value = json!({"m": "{}"});
+    let root = plan.bind(&plan.root(), &value);
+    assert_eq!(
+        plan.declared(&plan.member(&root, "m")),
+        set(&[JsonType::Object])
+    );
+    // A member the closed branch declares still comes from both.
+    let value = json!({"name": "x"});
+    let root = plan.bind(&plan.root(), &value);
+    assert_eq!(
+        plan.declared(&plan.member(&root, "name")),
+        TypeSet::ALL,
+        "the first branch leaves `name` open"
+    );
+}
