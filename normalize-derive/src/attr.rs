@@ -26,41 +26,61 @@ pub struct Attrs {
 /// Parses every `#[tool_args(...)]` among `attrs`, pushing errors.
 pub fn parse_container(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> Attrs {
     let mut out = Attrs::default();
-    for attr in attrs.iter().filter(|a| a.path().is_ident(TOOL_ARGS)) {
-        // Key-level mistakes are collected and parsing goes on, so every
-        // one is reported; only a syntax error stops this attribute.
-        let result = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident(OPEN) {
-                if out.open.is_some() {
-                    errors.push(meta.error("duplicate `open` in #[tool_args]"));
-                }
-                out.open = Some(meta.path.span());
-            } else if meta.path.is_ident(CRATE) {
-                let literal: LitStr = meta.value()?.parse()?;
-                if out.krate.is_some() {
-                    errors.push(syn::Error::new(
-                        literal.span(),
-                        "duplicate `crate` in #[tool_args]",
-                    ));
-                }
-                out.krate = Some(literal.parse()?);
-            } else {
-                let key = meta
-                    .path
-                    .get_ident()
-                    .map_or_else(|| "this key".to_owned(), |i| format!("`{i}`"));
-                errors.push(meta.error(format!(
-                    "unknown #[tool_args] key {key}; expected `{OPEN}` or `{CRATE} = \"...\"`"
-                )));
-                skip_value(&meta)?;
+    for_each_key(attrs, errors, |meta, errors| {
+        if meta.path.is_ident(OPEN) {
+            if out.open.is_some() {
+                errors.push(meta.error("duplicate `open` in #[tool_args]"));
             }
-            Ok(())
-        });
+            out.open = Some(meta.path.span());
+        } else if meta.path.is_ident(CRATE) {
+            let literal: LitStr = meta.value()?.parse()?;
+            if out.krate.is_some() {
+                errors.push(syn::Error::new(
+                    literal.span(),
+                    "duplicate `crate` in #[tool_args]",
+                ));
+            }
+            out.krate = Some(literal.parse()?);
+        } else {
+            unknown_key(meta, errors, &format!("`{OPEN}` or `{CRATE} = \"...\"`"))?;
+        }
+        Ok(())
+    });
+    out
+}
+
+/// Calls `key` for each key of every `#[tool_args(...)]` among `attrs`.
+/// Key-level mistakes are pushed to `errors` and parsing goes on, so every
+/// one is reported; only a syntax error stops an attribute.
+fn for_each_key(
+    attrs: &[Attribute],
+    errors: &mut Vec<syn::Error>,
+    mut key: impl FnMut(&syn::meta::ParseNestedMeta<'_>, &mut Vec<syn::Error>) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident(TOOL_ARGS)) {
+        let mut found = Vec::new();
+        let result = attr.parse_nested_meta(|meta| key(&meta, &mut found));
+        errors.append(&mut found);
         if let Err(error) = result {
             errors.push(error);
         }
     }
-    out
+}
+
+/// Reports a key this place does not take, and skips its value.
+fn unknown_key(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    errors: &mut Vec<syn::Error>,
+    expected: &str,
+) -> syn::Result<()> {
+    let key = meta
+        .path
+        .get_ident()
+        .map_or_else(|| "this key".to_owned(), |i| format!("`{i}`"));
+    errors.push(meta.error(format!(
+        "unknown #[tool_args] key {key}; expected {expected}"
+    )));
+    skip_value(meta)
 }
 
 /// Consumes a key's value (`= expr` or `(...)`), whatever it is.
@@ -85,29 +105,17 @@ pub struct FieldAttrs {
 /// Parses every `#[tool_args(...)]` on a field, pushing errors.
 pub fn parse_field(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> FieldAttrs {
     let mut out = FieldAttrs::default();
-    for attr in attrs.iter().filter(|a| a.path().is_ident(TOOL_ARGS)) {
-        let result = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident(VERBATIM) {
-                if out.verbatim.is_some() {
-                    errors.push(meta.error("duplicate `verbatim` in #[tool_args]"));
-                }
-                out.verbatim = Some(meta.path.span());
-            } else {
-                let key = meta
-                    .path
-                    .get_ident()
-                    .map_or_else(|| "this key".to_owned(), |i| format!("`{i}`"));
-                errors.push(meta.error(format!(
-                    "unknown #[tool_args] key {key} on a field; expected `{VERBATIM}`"
-                )));
-                skip_value(&meta)?;
+    for_each_key(attrs, errors, |meta, errors| {
+        if meta.path.is_ident(VERBATIM) {
+            if out.verbatim.is_some() {
+                errors.push(meta.error("duplicate `verbatim` in #[tool_args]"));
             }
+            out.verbatim = Some(meta.path.span());
             Ok(())
-        });
-        if let Err(error) = result {
-            errors.push(error);
+        } else {
+            unknown_key(meta, errors, &format!("`{VERBATIM}` (on a field)"))
         }
-    }
+    });
     out
 }
 

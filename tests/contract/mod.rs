@@ -558,6 +558,17 @@ fn damage<T: Subject>(v: &T, j: &Value, rng: &mut Rng, counts: &mut Counts) -> R
     }
     counts.damaged += 1;
     counts.damages += expected.len() as u32;
+    repaired_exactly(v, &broken, expected, "DAMAGE", &format!("clean: {j}"))
+}
+
+/// `broken` comes back as exactly `v`, with exactly the `expected` repairs.
+fn repaired_exactly<T: Subject>(
+    v: &T,
+    broken: &Value,
+    expected: Vec<(String, RepairKind)>,
+    label: &str,
+    undamaged: &str,
+) -> Result<(), String> {
     let text = broken.to_string();
     match T::from_model(&text) {
         Ok(parsed) => {
@@ -574,13 +585,13 @@ fn damage<T: Subject>(v: &T, j: &Value, rng: &mut Rng, counts: &mut Counts) -> R
                 Ok(())
             } else {
                 Err(format!(
-                    "DAMAGE {text}\n  returned {:?}\n  expected {v:?}\n  repairs  {got:?}\n  expected {want:?}",
+                    "{label} {text}\n  returned {:?}\n  expected {v:?}\n  repairs  {got:?}\n  expected {want:?}",
                     parsed.value
                 ))
             }
         }
         Err(error) => Err(format!(
-            "DAMAGE {text}\n  (clean: {j})\n  rejected: {error}"
+            "{label} {text}\n  ({undamaged})\n  rejected: {error}"
         )),
     }
 }
@@ -866,29 +877,11 @@ fn alias<T: Subject>(
     }
     let mut expected = Vec::new();
     let broken = damaged::<T>(&mutated, &mutated, "", rng, &mut expected);
-    let text = broken.to_string();
-    match T::from_model(&text) {
-        Ok(parsed) => {
-            let got = sorted(
-                parsed
-                    .report
-                    .repairs
-                    .iter()
-                    .map(|r| (r.pointer.clone(), r.kind))
-                    .collect(),
-            );
-            let want = sorted(expected);
-            if parsed.value == *v && got == want {
-                Ok(())
-            } else {
-                Err(format!(
-                    "ALIAS + DAMAGE {text}\n  returned {:?}\n  expected {v:?}\n  repairs  {got:?}\n  expected {want:?}",
-                    parsed.value
-                ))
-            }
-        }
-        Err(error) => Err(format!(
-            "ALIAS + DAMAGE {text}\n  (undamaged: {mutated})\n  rejected: {error}"
-        )),
-    }
+    repaired_exactly(
+        v,
+        &broken,
+        expected,
+        "ALIAS + DAMAGE",
+        &format!("undamaged: {mutated}"),
+    )
 }
