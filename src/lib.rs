@@ -9,5 +9,8 @@ pub use toolargs_derive::ToolArgs;
 
 pub mod testing;
 
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
+
 #[doc(hidden)]
 pub use toolargs_core::__private;
