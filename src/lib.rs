@@ -12,5 +12,11 @@ pub mod testing;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 
+#[cfg(feature = "rig")]
+pub mod rig;
+
+#[cfg(feature = "async-openai")]
+pub mod async_openai;
+
 #[doc(hidden)]
 pub use toolargs_core::__private;

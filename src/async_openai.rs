@@ -1,0 +1,226 @@
+//! async-openai's request and response types on both sides of a
+//! [`Toolbox`]: its tool definitions are made from the toolbox's export, and
+//! the tool calls it reads from a completion or a response become
+//! [`ToolCall`]s that the toolbox checks and runs.
+//!
+//! ```
+//! use schemars::JsonSchema;
+//! use serde::Deserialize;
+//! use toolargs::ToolArgs;
+//! use toolargs::async_openai::{chat_tool_calls, chat_tools};
+//! use toolargs::toolbox::Toolbox;
+//! use async_openai::types::chat::ChatCompletionResponseMessage;
+//!
+//! /// Search the catalogue.
+//! #[derive(Deserialize, JsonSchema, ToolArgs)]
+//! struct Search {
+//!     query: String,
+//! }
+//!
+//! let mut toolbox = Toolbox::new();
+//! toolbox.tool_sync("search", "Search the catalogue.", |args: Search| {
+//!     Ok::<_, String>(format!("results for {}", args.query))
+//! })?;
+//!
+//! // Into the request: `CreateChatCompletionRequestArgs::default().tools(tools)`.
+//! let tools = chat_tools(&toolbox);
+//! assert_eq!(tools.len(), 1);
+//!
+//! // Out of the response: every function call, checked and run.
+//! let message: ChatCompletionResponseMessage = serde_json::from_str(r#"{
+//!     "role": "assistant",
+//!     "tool_calls": [{"type": "function", "id": "call_1",
+//!                     "function": {"name": "search", "arguments": "{\"query\": \"oak &amp; ash\"}"}}]
+//! }"#)?;
+//! for call in chat_tool_calls(&message)? {
+//!     let done = toolbox.call_blocking(&(), call)?;
+//!     assert_eq!(done.output, "results for oak & ash");
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The feature `async-openai` builds async-openai with its types only (its
+//! `chat-completion-types` and `response-types` features): no HTTP client,
+//! no TLS, no runtime. Send the request with async-openai's client (its
+//! `chat-completion` or `responses` feature) or any other.
+//!
+//! The definitions are read from [`Toolbox::export`], so they carry the
+//! schema the toolbox validates against and, in the
+//! [`OpenAiStrict`](crate::export::Dialect::OpenAiStrict) dialect, its strict
+//! form with `strict: true`; in the canonical dialect `strict` is `false`,
+//! written out, since the Responses API otherwise assumes `true`.
+
+use crate::call::{Arguments, ToolCall, WireFormat};
+use crate::export::{self, Provider};
+use crate::toolbox::Toolbox;
+use ::async_openai::types::chat::{
+    ChatCompletionMessageToolCall, ChatCompletionMessageToolCalls, ChatCompletionResponseMessage,
+    ChatCompletionTool, ChatCompletionTools, FunctionObject,
+};
+use ::async_openai::types::responses::{FunctionTool, FunctionToolCall, OutputItem, Tool};
+use serde_json::Value;
+use std::fmt;
+
+/// One tool as the toolbox exports it, whatever the provider's envelope.
+struct Definition {
+    name: String,
+    description: Option<String>,
+    parameters: Option<Value>,
+    strict: Option<bool>,
+}
+
+/// The toolbox's definitions, read from its Responses export (the flat
+/// shape: `name`, `description`, `parameters`, `strict` side by side), so
+/// that every field async-openai is given is the one the export writes.
+fn definitions<C: ?Sized>(toolbox: &Toolbox<C>) -> Vec<Definition> {
+    let provider = Provider::OpenAiResponses;
+    let exported = toolbox.export(provider);
+    let Some(list) = export::definition_list(provider, &exported) else {
+        return Vec::new();
+    };
+    list.iter()
+        .map(|definition| Definition {
+            name: export::name_of(provider, definition)
+                .unwrap_or_default()
+                .to_owned(),
+            description: definition
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            parameters: export::schema_of(provider, definition).cloned(),
+            strict: definition.get("strict").and_then(Value::as_bool),
+        })
+        .collect()
+}
+
+/// Every tool of `toolbox` as Chat Completions tools (the request's
+/// `tools`): the same definitions as `toolbox.export(Provider::OpenAiChat)`.
+pub fn chat_tools<C: ?Sized>(toolbox: &Toolbox<C>) -> Vec<ChatCompletionTools> {
+    definitions(toolbox)
+        .into_iter()
+        .map(|d| {
+            ChatCompletionTools::Function(ChatCompletionTool {
+                function: FunctionObject {
+                    name: d.name,
+                    description: d.description,
+                    parameters: d.parameters,
+                    strict: d.strict,
+                },
+            })
+        })
+        .collect()
+}
+
+/// Every tool of `toolbox` as Responses tools (the request's `tools`): the
+/// same definitions as `toolbox.export(Provider::OpenAiResponses)`.
+pub fn responses_tools<C: ?Sized>(toolbox: &Toolbox<C>) -> Vec<Tool> {
+    definitions(toolbox)
+        .into_iter()
+        .map(|d| {
+            Tool::Function(FunctionTool {
+                name: d.name,
+                parameters: d.parameters,
+                strict: d.strict,
+                description: d.description,
+                ..FunctionTool::default()
+            })
+        })
+        .collect()
+}
+
+/// A Chat Completions function call as a [`ToolCall`]: its id, its name,
+/// and its arguments as the JSON text the model wrote (the toolbox parses
+/// it, and reports a syntax error with line and column inside it).
+pub fn chat_function_call(call: &ChatCompletionMessageToolCall) -> ToolCall {
+    ToolCall {
+        id: Some(call.id.clone()),
+        name: call.function.name.clone(),
+        arguments: Arguments::Text(call.function.arguments.clone()),
+        format: WireFormat::OpenAiChat,
+    }
+}
+
+/// A Chat Completions tool call as a [`ToolCall`].
+///
+/// # Errors
+///
+/// [`NotAFunctionCall`] for a custom tool call: its input is free text
+/// for a tool the toolbox cannot define, so it has no arguments to check.
+pub fn chat_tool_call(call: &ChatCompletionMessageToolCalls) -> Result<ToolCall, NotAFunctionCall> {
+    match call {
+        ChatCompletionMessageToolCalls::Function(call) => Ok(chat_function_call(call)),
+        ChatCompletionMessageToolCalls::Custom(custom) => Err(NotAFunctionCall {
+            id: custom.id.clone(),
+            name: custom.custom_tool.name.clone(),
+        }),
+    }
+}
+
+/// Every tool call of an assistant message, in order (none when the
+/// message has no `tool_calls`).
+///
+/// # Errors
+///
+/// [`NotAFunctionCall`] for the first custom tool call: answer each call's
+/// id, so a call the toolbox cannot take is reported rather than dropped.
+/// Read a message that mixes custom tools call by call with
+/// [`chat_tool_call`].
+pub fn chat_tool_calls(
+    message: &ChatCompletionResponseMessage,
+) -> Result<Vec<ToolCall>, NotAFunctionCall> {
+    message
+        .tool_calls
+        .iter()
+        .flatten()
+        .map(chat_tool_call)
+        .collect()
+}
+
+/// A Responses `function_call` item as a [`ToolCall`]: `call_id` is the
+/// id to answer with a `function_call_output`; the arguments are the JSON
+/// text the model wrote. A `namespace` is not part of the name, as in
+/// [`crate::call`]'s reader of the same format.
+pub fn responses_function_call(call: &FunctionToolCall) -> ToolCall {
+    ToolCall {
+        id: Some(call.call_id.clone()),
+        name: call.name.clone(),
+        arguments: Arguments::Text(call.arguments.clone()),
+        format: WireFormat::OpenAiResponses,
+    }
+}
+
+/// Every `function_call` item of a response's `output`, in order. Other
+/// items (messages, reasoning, built-in and custom tool calls) are not
+/// calls of the toolbox's tools and are skipped, as [`crate::call`]'s
+/// reader skips them.
+pub fn responses_tool_calls<'a>(output: impl IntoIterator<Item = &'a OutputItem>) -> Vec<ToolCall> {
+    output
+        .into_iter()
+        .filter_map(|item| match item {
+            OutputItem::FunctionCall(call) => Some(responses_function_call(call)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A Chat Completions tool call that is not a function call (a custom
+/// tool's free-text input), so not a call a [`Toolbox`] can check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotAFunctionCall {
+    /// The call's id.
+    pub id: String,
+    /// The custom tool the model called.
+    pub name: String,
+}
+
+impl fmt::Display for NotAFunctionCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "call `{}` to `{}` is a custom tool call (free-text input), not a function call",
+            self.id, self.name
+        )
+    }
+}
+
+impl std::error::Error for NotAFunctionCall {}

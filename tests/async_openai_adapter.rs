@@ -1,0 +1,378 @@
+//! `toolargs::async_openai`: a toolbox's definitions in async-openai's tool
+//! types are exactly the toolbox's own OpenAI export (canonical and
+//! strict), and async-openai's tool calls become `ToolCall`s the toolbox
+//! repairs, checks and runs, or refuses at every failing pointer.
+
+use async_openai::types::chat::{
+    ChatCompletionMessageCustomToolCall, ChatCompletionMessageToolCall,
+    ChatCompletionMessageToolCalls, ChatCompletionResponseMessage, ChatCompletionTools,
+    CreateChatCompletionRequestArgs, CustomTool, FunctionCall,
+};
+use async_openai::types::responses::{
+    CreateResponseArgs, FunctionToolCall, OutputItem, Tool as ResponsesTool,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use toolargs::ToolArgs;
+use toolargs::async_openai::{
+    NotAFunctionCall, chat_function_call, chat_tool_call, chat_tool_calls, chat_tools,
+    responses_function_call, responses_tool_calls, responses_tools,
+};
+use toolargs::call::{self, Arguments, ToolCall, WireFormat};
+use toolargs::export::{Dialect, Provider};
+use toolargs::rejection::{CallError, Rejection};
+use toolargs::toolbox::Toolbox;
+
+/// Search the catalogue.
+#[derive(Debug, Deserialize, Serialize, JsonSchema, ToolArgs)]
+struct Search {
+    /// Free-text query.
+    query: String,
+    #[serde(default)]
+    tags: Vec<String>,
+    /// At most this many results.
+    limit: Option<u32>,
+}
+
+/// Refund part of an order.
+#[derive(Debug, Deserialize, Serialize, JsonSchema, ToolArgs)]
+struct Refund {
+    order_id: String,
+    amount_cents: u32,
+}
+
+fn toolbox(dialect: Dialect) -> Toolbox {
+    let mut toolbox = Toolbox::with_dialect(dialect);
+    toolbox
+        .tool_sync("search", "Search the catalogue.", |args: Search| {
+            Ok::<_, String>(args)
+        })
+        .expect("search registers")
+        .tool_sync("refund", "", |args: Refund| Ok::<_, String>(args))
+        .expect("refund registers");
+    toolbox
+}
+
+const DIALECTS: [Dialect; 2] = [Dialect::Canonical, Dialect::OpenAiStrict];
+
+#[test]
+fn chat_tools_are_the_chat_export() {
+    for dialect in DIALECTS {
+        let toolbox = toolbox(dialect);
+        let tools = chat_tools(&toolbox);
+        let exported = toolbox.export(Provider::OpenAiChat);
+        assert_eq!(
+            serde_json::to_value(&tools).unwrap(),
+            exported,
+            "{dialect:?}"
+        );
+        // async-openai reads our export into the very same values.
+        let read: Vec<ChatCompletionTools> = serde_json::from_value(exported).unwrap();
+        assert_eq!(read, tools, "{dialect:?}");
+    }
+}
+
+#[test]
+fn responses_tools_are_the_responses_export() {
+    for dialect in DIALECTS {
+        let toolbox = toolbox(dialect);
+        let tools = responses_tools(&toolbox);
+        let exported = toolbox.export(Provider::OpenAiResponses);
+        assert_eq!(
+            serde_json::to_value(&tools).unwrap(),
+            exported,
+            "{dialect:?}"
+        );
+        let read: Vec<ResponsesTool> = serde_json::from_value(exported).unwrap();
+        assert_eq!(read, tools, "{dialect:?}");
+    }
+}
+
+#[test]
+fn the_strict_dialect_says_strict_and_sends_the_strict_schema() {
+    let toolbox = toolbox(Dialect::OpenAiStrict);
+    let ChatCompletionTools::Function(search) = &chat_tools(&toolbox)[0] else {
+        panic!("a function tool")
+    };
+    assert_eq!(search.function.strict, Some(true));
+    assert_eq!(
+        search.function.parameters.as_ref(),
+        toolbox.schema("search")
+    );
+    // The strict form requires every field, optional ones as nullable.
+    assert_eq!(
+        search.function.parameters.as_ref().unwrap()["required"],
+        json!(["query", "tags", "limit"])
+    );
+    let ResponsesTool::Function(search) = &responses_tools(&toolbox)[0] else {
+        panic!("a function tool")
+    };
+    assert_eq!(search.strict, Some(true));
+
+    let canonical = toolbox_tools_strict(Dialect::Canonical);
+    assert_eq!(canonical, [Some(false), Some(false)]);
+}
+
+fn toolbox_tools_strict(dialect: Dialect) -> Vec<Option<bool>> {
+    chat_tools(&toolbox(dialect))
+        .into_iter()
+        .map(|tool| match tool {
+            ChatCompletionTools::Function(tool) => tool.function.strict,
+            ChatCompletionTools::Custom(_) => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_tools_go_into_async_openais_requests_unchanged() {
+    let toolbox = toolbox(Dialect::Canonical);
+    let request = CreateChatCompletionRequestArgs::default()
+        .model("any-model")
+        .messages(Vec::new())
+        .tools(chat_tools(&toolbox))
+        .build()
+        .expect("a request");
+    let request = serde_json::to_value(&request).unwrap();
+    assert_eq!(request["tools"], toolbox.export(Provider::OpenAiChat));
+
+    let request = CreateResponseArgs::default()
+        .model("any-model")
+        .input("find oak")
+        .tools(responses_tools(&toolbox))
+        .build()
+        .expect("a request");
+    let request = serde_json::to_value(&request).unwrap();
+    assert_eq!(request["tools"], toolbox.export(Provider::OpenAiResponses));
+}
+
+fn chat_call(id: &str, name: &str, arguments: &str) -> ChatCompletionMessageToolCall {
+    ChatCompletionMessageToolCall {
+        id: id.into(),
+        function: FunctionCall {
+            name: name.into(),
+            arguments: arguments.into(),
+        },
+    }
+}
+
+#[test]
+fn a_chat_call_is_repaired_checked_and_run() {
+    let toolbox = toolbox(Dialect::Canonical);
+    let call = chat_function_call(&chat_call(
+        "call_1",
+        "search",
+        r#"{"query": "Ember &amp;amp; Oak", "tags": "[\"oak\"]"}"#,
+    ));
+    assert_eq!(call.format, WireFormat::OpenAiChat);
+    let done = toolbox.call_blocking(&(), call).expect("repaired and run");
+    assert_eq!(done.call_id.as_deref(), Some("call_1"));
+    assert_eq!(
+        done.output,
+        json!({"query": "Ember & Oak", "tags": ["oak"], "limit": null})
+    );
+    let pointers: Vec<&str> = done
+        .report
+        .repairs
+        .iter()
+        .map(|r| r.pointer.as_str())
+        .collect();
+    assert_eq!(pointers, ["/query", "/tags"]);
+}
+
+#[test]
+fn a_chat_call_is_refused_at_every_pointer() {
+    let toolbox = toolbox(Dialect::Canonical);
+    let call = chat_function_call(&chat_call(
+        "call_2",
+        "refund",
+        r#"{"order_id": 7, "amount_cents": "20", "reason": "late"}"#,
+    ));
+    let Err(CallError::Rejected(Rejection::InvalidArguments(refused))) =
+        toolbox.call_blocking(&(), call)
+    else {
+        panic!("invalid arguments")
+    };
+    let pointers: Vec<&str> = refused
+        .violations
+        .iter()
+        .map(|v| v.pointer.as_str())
+        .collect();
+    assert_eq!(pointers, ["/order_id", "/amount_cents", "/reason"]);
+    assert_eq!(refused.tool, "refund");
+}
+
+#[test]
+fn a_chat_call_whose_text_is_not_json_is_a_syntax_error_inside_it() {
+    let toolbox = toolbox(Dialect::Canonical);
+    let call = chat_function_call(&chat_call("call_3", "search", r#"{"query": "oak",}"#));
+    let Err(CallError::Rejected(Rejection::Syntax(error))) = toolbox.call_blocking(&(), call)
+    else {
+        panic!("a syntax error")
+    };
+    assert_eq!((error.line, error.column), (Some(1), Some(17)));
+}
+
+/// A completion's assistant message as async-openai reads it.
+fn message() -> ChatCompletionResponseMessage {
+    serde_json::from_value(json!({
+        "role": "assistant",
+        "content": null,
+        "tool_calls": [
+            {"type": "function", "id": "call_a",
+             "function": {"name": "search", "arguments": "\"{\\\"query\\\": \\\"oak\\\"}\""}},
+            {"type": "function", "id": "call_b",
+             "function": {"name": "refund", "arguments": "{\"order_id\": \"ord_1\", \"amount_cents\": 5}"}}
+        ]
+    }))
+    .expect("async-openai reads the message")
+}
+
+#[test]
+fn every_call_of_a_message_in_order_as_the_wire_reader_reads_it() {
+    let message = message();
+    let calls = chat_tool_calls(&message).expect("function calls only");
+    let ids: Vec<Option<&str>> = calls.iter().map(|c| c.id.as_deref()).collect();
+    assert_eq!(ids, [Some("call_a"), Some("call_b")]);
+    // The same calls as toolargs' own reader of the wire format.
+    let wire = serde_json::to_value(&message).unwrap();
+    assert_eq!(
+        calls,
+        call::from_value(WireFormat::OpenAiChat, wire).expect("wire calls")
+    );
+    let toolbox = toolbox(Dialect::Canonical);
+    let outputs: Vec<Value> = calls
+        .into_iter()
+        .map(|c| toolbox.call_blocking(&(), c).expect("runs").output)
+        .collect();
+    assert_eq!(
+        outputs,
+        [
+            json!({"query": "oak", "tags": [], "limit": null}),
+            json!({"order_id": "ord_1", "amount_cents": 5}),
+        ]
+    );
+}
+
+#[test]
+fn a_message_without_tool_calls_has_none() {
+    let message: ChatCompletionResponseMessage =
+        serde_json::from_value(json!({"role": "assistant", "content": "done"})).unwrap();
+    assert_eq!(chat_tool_calls(&message), Ok(Vec::new()));
+}
+
+#[test]
+fn a_custom_tool_call_is_reported_not_dropped() {
+    let message = ChatCompletionResponseMessage {
+        tool_calls: Some(vec![
+            ChatCompletionMessageToolCalls::Function(chat_call("call_a", "search", "{}")),
+            ChatCompletionMessageToolCalls::Custom(ChatCompletionMessageCustomToolCall {
+                id: "call_c".into(),
+                custom_tool: CustomTool {
+                    name: "shell".into(),
+                    input: "ls -la".into(),
+                },
+            }),
+        ]),
+        ..ChatCompletionResponseMessage::default()
+    };
+    assert!(chat_tool_call(&message.tool_calls.as_ref().unwrap()[0]).is_ok());
+    let error = chat_tool_calls(&message).expect_err("a custom call");
+    assert_eq!(
+        error,
+        NotAFunctionCall {
+            id: "call_c".into(),
+            name: "shell".into()
+        }
+    );
+    assert!(error.to_string().contains("`shell`"), "{error}");
+}
+
+#[test]
+fn responses_function_calls_are_read_and_other_items_skipped() {
+    let output: Vec<OutputItem> = serde_json::from_value(json!([
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_r1", "name": "search",
+         "arguments": "{\"query\": \"Tom &amp; Jerry\", \"limit\": \"5\"}", "status": "completed"},
+        {"type": "function_call", "id": "fc_2", "call_id": "call_r2", "name": "search",
+         "arguments": "{\"query\": \"oak\", \"tags\": \"[\\\"ash\\\"]\"}"}
+    ]))
+    .expect("async-openai reads the output");
+    let calls = responses_tool_calls(&output);
+    assert_eq!(
+        calls,
+        call::from_value(
+            WireFormat::OpenAiResponses,
+            serde_json::to_value(&output).unwrap()
+        )
+        .expect("wire calls")
+    );
+    let [refused, repaired] = <[ToolCall; 2]>::try_from(calls).expect("two calls");
+    assert_eq!(refused.id.as_deref(), Some("call_r1"));
+
+    let toolbox = toolbox(Dialect::Canonical);
+    let Err(CallError::Rejected(Rejection::InvalidArguments(invalid))) =
+        toolbox.call_blocking(&(), refused)
+    else {
+        panic!("invalid arguments")
+    };
+    let pointers: Vec<&str> = invalid
+        .violations
+        .iter()
+        .map(|v| v.pointer.as_str())
+        .collect();
+    assert_eq!(pointers, ["/limit"]);
+
+    let done = toolbox
+        .call_blocking(&(), repaired)
+        .expect("repaired and run");
+    assert_eq!(done.call_id.as_deref(), Some("call_r2"));
+    assert_eq!(
+        done.output,
+        json!({"query": "oak", "tags": ["ash"], "limit": null})
+    );
+}
+
+#[test]
+fn a_responses_call_built_as_a_value_keeps_its_call_id_and_text() {
+    let call = FunctionToolCall {
+        call_id: "call_x".into(),
+        name: "refund".into(),
+        arguments: String::new(),
+        id: Some("fc_x".into()),
+        ..FunctionToolCall::default()
+    };
+    let read = responses_function_call(&call);
+    assert_eq!(read.id.as_deref(), Some("call_x"));
+    assert_eq!(read.arguments, Arguments::Text(String::new()));
+    assert_eq!(read.format, WireFormat::OpenAiResponses);
+    // No arguments at all: every required field is named.
+    let Err(CallError::Rejected(Rejection::InvalidArguments(invalid))) =
+        toolbox(Dialect::Canonical).call_blocking(&(), read)
+    else {
+        panic!("invalid arguments")
+    };
+    let pointers: Vec<&str> = invalid
+        .violations
+        .iter()
+        .map(|v| v.pointer.as_str())
+        .collect();
+    assert_eq!(pointers, ["/order_id", "/amount_cents"]);
+}
+
+#[test]
+fn a_strict_toolbox_takes_the_strict_form_of_a_call() {
+    // In the strict dialect the model sends every field, `null` for an
+    // absent optional one: the strict toolbox restores the declared form.
+    let toolbox = toolbox(Dialect::OpenAiStrict);
+    let call = chat_function_call(&chat_call(
+        "call_s",
+        "search",
+        r#"{"query": "oak &amp; ash", "tags": [], "limit": null}"#,
+    ));
+    let done = toolbox.call_blocking(&(), call).expect("strict call runs");
+    assert_eq!(
+        done.output,
+        json!({"query": "oak & ash", "tags": [], "limit": null})
+    );
+}
