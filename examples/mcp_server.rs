@@ -6,6 +6,13 @@
 //! text is the model-facing message, with the structured rejection in
 //! `structuredContent`.
 //!
+//! A `tools/call` that is not a call at all (its `arguments` an array, a
+//! number or text that holds no JSON object; no `name`) is answered
+//! `-32602 Invalid params`, as the MCP specification does. Arguments sent as
+//! one JSON string holding the object are what RT-TOOL-8 repairs: that call
+//! runs. (rmcp cannot read either kind and hands them to `on_custom_request`,
+//! whose default would answer `-32601 Method not found`.)
+//!
 //! ```text
 //! cargo run --example mcp_server
 //! ```
@@ -14,18 +21,20 @@
 //! command.
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::sync::Arc;
 use toolargs::ToolArgs;
 use toolargs::call::{Arguments, ToolCall, WireFormat};
 use toolargs::export::Provider;
+use toolargs::rejection::{Rejection, SyntaxError, SyntaxKind};
 use toolargs::toolbox::Toolbox;
 
 /// Refund part or all of an order.
@@ -70,9 +79,15 @@ pub(crate) struct Server {
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
-            "Refunds and order lookups. Tool errors say exactly which argument to fix.",
-        )
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            // Its own name, not the SDK's.
+            .with_server_info(Implementation::new(
+                "toolargs-mcp-example",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(
+                "Refunds and order lookups. Tool errors say exactly which argument to fix.",
+            )
     }
 
     async fn list_tools(
@@ -97,7 +112,39 @@ impl ServerHandler for Server {
             arguments: Arguments::Value(Value::Object(request.arguments.unwrap_or_default())),
             format: WireFormat::McpToolsCall,
         };
-        let result = match self.toolbox.call(&(), call).await {
+        Ok(self.run(call).await.into())
+    }
+
+    /// rmcp files a `tools/call` whose params it cannot read as a custom
+    /// request: run the one RT-TOOL-8 repairs, refuse the others.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        if request.method != "tools/call" {
+            return Err(McpError::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            ));
+        }
+        let call = unreadable_call(request.params).map_err(|error| {
+            McpError::invalid_params(
+                error.model_message(),
+                serde_json::to_value(Rejection::Syntax(error)).ok(),
+            )
+        })?;
+        serde_json::to_value(self.run(call).await)
+            .map(CustomResult)
+            .map_err(|e| McpError::internal_error(format!("tool result: {e}"), None))
+    }
+}
+
+impl Server {
+    /// The toolbox's pipeline for one call, as an MCP tool result.
+    async fn run(&self, call: ToolCall) -> CallToolResult {
+        match self.toolbox.call(&(), call).await {
             Ok(done) => match done.output {
                 output @ Value::Object(_) => CallToolResult::structured(output),
                 output => CallToolResult::success(vec![ContentBlock::text(output.to_string())]),
@@ -109,9 +156,66 @@ impl ServerHandler for Server {
                 result.structured_content = serde_json::to_value(&error).ok();
                 result
             }
-        };
-        Ok(result.into())
+        }
     }
+}
+
+/// A `tools/call` rmcp could not read: a call only when its `arguments` are
+/// one JSON string holding an object (the toolbox decodes it, by the root
+/// rule of RT-TOOL-8, and reports the repair) and nothing else is wrong.
+fn unreadable_call(params: Option<Value>) -> Result<ToolCall, SyntaxError> {
+    let shape = |pointer: &str, message: &str| SyntaxError {
+        kind: SyntaxKind::Shape,
+        line: None,
+        column: None,
+        pointer: Some(pointer.to_owned()),
+        message: message.to_owned(),
+    };
+    // What rmcp could not read, in serde's words.
+    let unfit = |params: Map<String, Value>| {
+        let why = serde_json::from_value::<CallToolRequestParams>(Value::Object(params))
+            .err()
+            .map_or_else(String::new, |e| e.to_string());
+        shape("", &format!("the params are not a tools/call ({why})"))
+    };
+    let Some(Value::Object(mut params)) = params else {
+        return Err(shape("", "expected the params to be an object"));
+    };
+    let Some(Value::String(name)) = params.get("name").cloned() else {
+        return Err(shape(
+            "/name",
+            "expected `name`, the tool's name, as a string",
+        ));
+    };
+    let not_an_object = |found: &str| {
+        shape(
+            "/arguments",
+            &format!("expected `arguments` to be an object, found {found}"),
+        )
+    };
+    let text = match params.get("arguments") {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(_)) => return Err(not_an_object("an array")),
+        Some(Value::Number(_)) => return Err(not_an_object("a number")),
+        Some(Value::Bool(_)) => return Err(not_an_object("a boolean")),
+        // An object, null or nothing: rmcp failed on another member.
+        _ => return Err(unfit(params)),
+    };
+    // Decoded as the normalizer decodes it; the toolbox gets the text.
+    match toolargs::json_text::from_str(&text, toolargs::DEFAULT_MAX_DEPTH) {
+        Ok(object @ Value::Object(_)) => params.insert("arguments".to_owned(), object),
+        _ => return Err(not_an_object("a string that holds no JSON object")),
+    };
+    // Every other member must read as rmcp reads it.
+    if serde_json::from_value::<CallToolRequestParams>(Value::Object(params.clone())).is_err() {
+        return Err(unfit(params));
+    }
+    Ok(ToolCall {
+        id: None,
+        name,
+        arguments: Arguments::Value(Value::String(text)),
+        format: WireFormat::McpToolsCall,
+    })
 }
 
 pub(crate) fn toolbox() -> Result<Toolbox, toolargs::toolbox::RegisterError> {

@@ -282,7 +282,7 @@ fn read_tools_call_keeps_the_text_for_the_repair() {
     assert_eq!(error.pointer.as_deref(), Some(""));
     // A member rmcp reads besides the name and arguments.
     let error = read_tools_call(Some(
-        json!({"name": "search", "arguments": "{}", "_meta": 3}),
+        json!({"name": "search", "arguments": "{}", "requestState": 3}),
     ))
     .unwrap_err();
     assert!(
