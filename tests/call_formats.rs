@@ -1,9 +1,14 @@
 //! Every wire format a model's tool call arrives in, read into one
-//! `ToolCall`, and the syntax rejections with their line and column.
+//! `ToolCall`, and the syntax rejections with their line and column; each
+//! entry read on its own (a bad one never costs its neighbours), and what
+//! "no arguments" means in every format.
 
 use serde_json::json;
-use toolargs::call::{Arguments, ToolCall, WireFormat, parse, parse_as};
-use toolargs::rejection::SyntaxKind;
+use toolargs::call::{
+    Arguments, CallEntry, ToolCall, Unreadable, UnreadableCall, WireFormat, parse, parse_as, read,
+    read_as,
+};
+use toolargs::rejection::{CallError, Rejection, SyntaxKind};
 
 fn one(text: &str) -> ToolCall {
     let mut calls = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -210,4 +215,344 @@ fn json_that_is_not_a_call_names_the_member() {
         error.message,
         "expected `arguments` to be a string of JSON, found a number"
     );
+}
+
+// ----- each call on its own ---------------------------------------------
+
+fn unreadable(entry: &CallEntry) -> &UnreadableCall {
+    match &entry.call {
+        Ok(call) => panic!("{}: read as {call:?}", entry.pointer),
+        Err(unreadable) => unreadable,
+    }
+}
+
+fn malformed(entry: &CallEntry) -> (&str, &str) {
+    match &unreadable(entry).reason {
+        Unreadable::Malformed { pointer, message } => (pointer.as_str(), message.as_str()),
+        other => panic!("{}: {other:?}", entry.pointer),
+    }
+}
+
+/// The outcome of each entry: the call's name, or the pointer of the
+/// entry that could not be read.
+fn outcomes(text: &str) -> Vec<Result<String, String>> {
+    read(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .entries
+        .into_iter()
+        .map(|e| e.call.map(|c| c.name).map_err(|u| u.entry))
+        .collect()
+}
+
+#[test]
+fn one_malformed_tool_call_never_costs_its_neighbours() {
+    let message = json!({"role": "assistant", "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "one", "arguments": "{}"}},
+        {"id": "b", "type": "function", "function": {"arguments": "{}"}},
+        5,
+        {"id": "d", "type": "retrieval", "retrieval": {}},
+        {"id": "e", "type": "function", "function": {"name": "two", "arguments": 7}},
+        {"id": "f", "type": "function", "function": {"name": "three", "arguments": "{}"}}
+    ]})
+    .to_string();
+    assert_eq!(
+        outcomes(&message),
+        [
+            Ok("one".into()),
+            Err("/tool_calls/1".into()),
+            Err("/tool_calls/2".into()),
+            Err("/tool_calls/3".into()),
+            Err("/tool_calls/4".into()),
+            Ok("three".into()),
+        ]
+    );
+    let read = read(&message).unwrap();
+    let missing_name = unreadable(&read.entries[1]);
+    // Its id is kept, so the application can answer it.
+    assert_eq!(missing_name.id.as_deref(), Some("b"));
+    assert_eq!(missing_name.name, None);
+    assert_eq!(
+        malformed(&read.entries[1]),
+        (
+            "/tool_calls/1/function/name",
+            "expected `name` to be a string, found nothing"
+        )
+    );
+    assert_eq!(
+        missing_name.raw,
+        json!({"id": "b", "type": "function", "function": {"arguments": "{}"}})
+    );
+    assert_eq!(
+        malformed(&read.entries[2]),
+        (
+            "/tool_calls/2",
+            "expected a tool call object, found a number"
+        )
+    );
+    assert_eq!(read.entries[2].call.as_ref().unwrap_err().raw, json!(5));
+    assert_eq!(malformed(&read.entries[3]).0, "/tool_calls/3/type");
+    let wrong_arguments = unreadable(&read.entries[4]);
+    assert_eq!(wrong_arguments.name.as_deref(), Some("two"));
+    assert_eq!(
+        malformed(&read.entries[4]),
+        (
+            "/tool_calls/4/function/arguments",
+            "expected `arguments` to be a string of JSON, found a number"
+        )
+    );
+
+    // `parse` is all or nothing, and says which entry failed first.
+    let error = parse(&message).unwrap_err();
+    assert_eq!(error.kind, SyntaxKind::Shape);
+    assert_eq!(
+        error.pointer.as_deref(),
+        Some("/tool_calls/1/function/name")
+    );
+}
+
+#[test]
+fn each_format_keeps_the_good_calls_beside_a_bad_one() {
+    let cases = [
+        (
+            json!({"output": [
+                {"type": "function_call", "call_id": "c1", "name": "one", "arguments": "{}"},
+                {"call_id": "c2", "name": "two", "arguments": "{}"},
+                {"type": "function_call", "call_id": "c3", "name": "three", "arguments": "{}"}
+            ]}),
+            "/output/1",
+        ),
+        (
+            json!({"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t1", "name": "one", "input": {}},
+                {"type": "tool_use", "id": "t2", "name": 2, "input": {}},
+                {"type": "tool_use", "id": "t3", "name": "three", "input": {}}
+            ]}),
+            "/content/1",
+        ),
+        (
+            json!({"role": "model", "parts": [
+                {"functionCall": {"name": "one", "args": {}}},
+                {"function_call": {"args": {}}},
+                {"function_call": {"name": "three", "args": {}}}
+            ]}),
+            "/parts/1",
+        ),
+        (
+            json!([
+                {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "one"}},
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": []},
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "three"}}
+            ]),
+            "/1",
+        ),
+    ];
+    for (envelope, bad) in cases {
+        assert_eq!(
+            outcomes(&envelope.to_string()),
+            [Ok("one".into()), Err(bad.into()), Ok("three".into())],
+            "{envelope}"
+        );
+    }
+}
+
+#[test]
+fn an_unreadable_call_can_be_answered_and_stored() {
+    let text = r#"{"role":"assistant","content":[{"type":"tool_use","id":"toolu_9","input":{}}]}"#;
+    let read = read(text).unwrap();
+    let unreadable = read.entries[0].call.clone().unwrap_err();
+    assert_eq!(
+        unreadable.to_string(),
+        "cannot read the Anthropic tool call at `/content/0`: at `/content/0/name`: expected `name` to be a string, found nothing"
+    );
+    assert_eq!(
+        unreadable.model_message(),
+        "The tool call is malformed at `/content/0/name`: expected `name` to be a string, found nothing. Send it again with a `name` and an arguments object."
+    );
+    // Stored in history as structured data.
+    assert_eq!(
+        serde_json::to_value(&read.entries[0]).unwrap(),
+        json!({
+            "pointer": "/content/0",
+            "choice": null,
+            "unreadable": {
+                "format": "anthropic",
+                "entry": "/content/0",
+                "id": "toolu_9",
+                "name": null,
+                "reason": {
+                    "kind": "malformed",
+                    "pointer": "/content/0/name",
+                    "message": "expected `name` to be a string, found nothing"
+                },
+                "raw": {"type": "tool_use", "id": "toolu_9", "input": {}}
+            }
+        })
+    );
+    // Reported through the toolbox's error types, as a parse rejection.
+    let error = CallError::from(toolargs::rejection::SyntaxError::from(unreadable));
+    let CallError::Rejected(Rejection::Syntax(syntax)) = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(syntax.pointer.as_deref(), Some("/content/0/name"));
+
+    let good = read_as(
+        WireFormat::Anthropic,
+        r#"[{"type":"tool_use","id":"t","name":"x","input":{}}]"#,
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::to_value(&good).unwrap()["entries"][0]["call"]["name"],
+        "x"
+    );
+}
+
+#[test]
+fn a_completion_with_one_choice_is_one_turn() {
+    let completion = json!({"choices": [{"index": 0, "message": {"role": "assistant",
+    "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "one", "arguments": "{}"}},
+        {"id": "b", "type": "function", "function": {"name": "two", "arguments": "{}"}}
+    ]}}]});
+    let read = read(&completion.to_string()).unwrap();
+    assert_eq!(read.choices(), [Some(0)]);
+    let turn = read.into_turn().unwrap();
+    assert_eq!(turn.len(), 2);
+    assert!(turn.iter().all(Result::is_ok));
+    // A second choice that answered with text adds no entry: still one turn.
+    let with_text = json!({"choices": [
+        completion["choices"][0].clone(),
+        {"index": 1, "message": {"role": "assistant", "content": "No refund needed."}}
+    ]});
+    assert_eq!(parse(&with_text.to_string()).unwrap().len(), 2);
+    // A choice's message is a message, with or without its `role`.
+    let bare =
+        toolargs::call::read(r#"{"choices":[{"index":0,"message":{"content":"hi"}}]}"#).unwrap();
+    assert!(bare.entries.is_empty(), "{:?}", bare.entries);
+}
+
+#[test]
+fn openai_deprecated_function_call_message_is_read() {
+    let message = r#"{"role":"assistant","content":null,"function_call":{"name":"refund","arguments":"{\"amount_cents\":20}"}}"#;
+    let read = read(message).unwrap();
+    assert_eq!(read.format, WireFormat::OpenAiChat);
+    assert_eq!(read.entries[0].pointer, "/function_call");
+    let call = read.entries[0].call.clone().unwrap();
+    assert_eq!(args(call), json!({"amount_cents": 20}));
+}
+
+#[test]
+fn a_gemini_part_with_both_spellings_is_ambiguous() {
+    let part = r#"{"functionCall":{"name":"a","args":{}},"function_call":{"name":"b","args":{}}}"#;
+    let read = read(part).unwrap();
+    assert_eq!(read.entries.len(), 1);
+    assert!(
+        malformed(&read.entries[0]).1.contains("both"),
+        "{:?}",
+        read.entries[0]
+    );
+    // `null` under one spelling is no call, so the other one is read.
+    let calls = parse(r#"{"functionCall":null,"function_call":{"name":"b","args":{}}}"#).unwrap();
+    assert_eq!(calls[0].name, "b");
+}
+
+#[test]
+fn a_value_that_is_no_envelope_is_a_syntax_error() {
+    let error = read_as(WireFormat::Plain, "5").unwrap_err();
+    assert_eq!(error.kind, SyntaxKind::Shape);
+    assert_eq!(error.pointer.as_deref(), Some(""));
+    // Detection needs something call-like: a message of text alone is in
+    // no format it can tell.
+    let read = read(r#"{"role":"assistant","content":[{"type":"text","text":"hi"}]}"#);
+    assert!(read.is_err());
+    // In a known format, a message without calls is no entries, not an
+    // error.
+    let read = read_as(
+        WireFormat::Anthropic,
+        r#"{"role":"assistant","content":"hi"}"#,
+    )
+    .unwrap();
+    assert!(read.entries.is_empty());
+}
+
+// ----- what "no arguments" means -------------------------------------------
+
+#[test]
+fn absent_null_and_json_whitespace_text_are_no_arguments_in_every_format() {
+    let no_arguments = [
+        // OpenAI Chat: the arguments are JSON text.
+        r#"{"type":"function","function":{"name":"f"}}"#,
+        r#"{"type":"function","function":{"name":"f","arguments":null}}"#,
+        r#"{"type":"function","function":{"name":"f","arguments":""}}"#,
+        r#"{"type":"function","function":{"name":"f","arguments":" \t\r\n"}}"#,
+        // OpenAI Responses.
+        r#"{"type":"function_call","call_id":"c","name":"f"}"#,
+        r#"{"type":"function_call","call_id":"c","name":"f","arguments":null}"#,
+        r#"{"type":"function_call","call_id":"c","name":"f","arguments":"\n"}"#,
+        // Anthropic: a JSON value.
+        r#"{"type":"tool_use","id":"t","name":"f"}"#,
+        r#"{"type":"tool_use","id":"t","name":"f","input":null}"#,
+        r#"{"type":"tool_use","id":"t","name":"f","input":""}"#,
+        // Gemini, both spellings.
+        r#"{"functionCall":{"name":"f"}}"#,
+        r#"{"functionCall":{"name":"f","args":null}}"#,
+        r#"{"function_call":{"name":"f","args":" "}}"#,
+        // MCP, request and params.
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f","arguments":null}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f","arguments":""}}"#,
+        // Plain.
+        r#"{"name":"f"}"#,
+        r#"{"name":"f","arguments":null}"#,
+        r#"{"name":"f","arguments":"\r\n"}"#,
+    ];
+    for text in no_arguments {
+        let call = one(text);
+        assert_eq!(call.arguments.into_value(128).unwrap(), json!({}), "{text}");
+    }
+    // A value an application builds itself is taken as it is: `null`
+    // there is a wrong type for validation to report.
+    assert_eq!(
+        ToolCall::new("f", serde_json::Value::Null)
+            .arguments
+            .into_value(128)
+            .unwrap(),
+        serde_json::Value::Null
+    );
+}
+
+#[test]
+fn unicode_whitespace_is_not_json_whitespace() {
+    // U+00A0 and U+3000 are whitespace to `str::trim`, not to JSON: as
+    // text they are a syntax error, not "no arguments".
+    let call = one(r#"{"type":"function","function":{"name":"f","arguments":"\u00a0\u3000"}}"#);
+    assert_eq!(call.arguments, Arguments::Text("\u{a0}\u{3000}".into()));
+    let error = call.arguments.into_value(128).unwrap_err();
+    assert_eq!(error.kind, SyntaxKind::Arguments);
+    assert_eq!((error.line, error.column), (Some(1), Some(1)));
+    // Where a format sends a value, such a string is not `{}` either: it
+    // goes on to normalization and validation as sent.
+    let call = one(r#"{"type":"tool_use","id":"t","name":"f","input":"\u00a0"}"#);
+    assert_eq!(call.arguments.into_value(128).unwrap(), json!("\u{a0}"));
+    // Other non-object values go on as sent too.
+    let call = one(r#"{"name":"f","arguments":[1]}"#);
+    assert_eq!(call.arguments.into_value(128).unwrap(), json!([1]));
+}
+
+#[test]
+fn mcp_request_id_numbers_keep_their_json_text() {
+    for (id, expected) in [
+        (json!(7), "7"),
+        (json!(-3), "-3"),
+        (json!(2.5), "2.5"),
+        (json!("abc"), "abc"),
+    ] {
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "refund", "arguments": {}}});
+        assert_eq!(one(&request.to_string()).id.as_deref(), Some(expected));
+    }
+    let request =
+        r#"{"jsonrpc":"2.0","id":{"x":1},"method":"tools/call","params":{"name":"refund"}}"#;
+    let read = read(request).unwrap();
+    assert_eq!(malformed(&read.entries[0]).0, "/id");
 }

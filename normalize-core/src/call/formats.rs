@@ -1,306 +1,697 @@
 //! Reading each wire format's calls out of a parsed value.
+//!
+//! The reader walks the envelope (a completion, a response, a message, a
+//! transcript, a list) down to its *entries*, the places where one call
+//! stands: a `tool_calls` element, a Responses output item, a content block,
+//! a Gemini part, a JSON-RPC request. Each entry is read on its own: a call,
+//! or an [`UnreadableCall`] that keeps the raw entry and says why, so that one
+//! bad entry never costs the calls beside it. Only the envelope's root can
+//! fail the whole reading (a number is no envelope).
+//!
+//! An entry is checked by reference first and only taken apart once every
+//! check passed: the arguments are moved, never cloned, and a refused entry
+//! is kept whole.
 
-use super::{Arguments, ToolCall, WireFormat};
+use super::{Arguments, CallEntry, ReadCalls, ToolCall, Unreadable, UnreadableCall, WireFormat};
 use crate::rejection::SyntaxError;
 use serde_json::{Map, Value};
 
-/// Reads every call of `format` in `value` (a single call, a list, or the
-/// message or response that holds them).
-pub(super) fn read(format: WireFormat, value: Value) -> Result<Vec<ToolCall>, SyntaxError> {
-    let mut calls = Vec::new();
-    let mut reader = Reader {
-        format,
-        calls: &mut calls,
-    };
-    reader.any(value, String::new())?;
-    if calls.is_empty() {
+/// Reads every entry of `format` in `value` (a single call, a list, or the
+/// message, response or transcript that holds them).
+pub(super) fn read(format: WireFormat, value: Value) -> Result<ReadCalls, SyntaxError> {
+    if !matches!(value, Value::Object(_) | Value::Array(_)) {
         return Err(SyntaxError::shape(
             "",
-            format!("no {} tool call found", name(format)),
+            format!(
+                "expected a {} tool call, a list or a message holding calls, found {}",
+                format,
+                kind(&value)
+            ),
         ));
     }
-    Ok(calls)
+    let mut reader = Reader {
+        format,
+        choice: None,
+        entries: Vec::new(),
+    };
+    reader.any(value, String::new());
+    Ok(ReadCalls {
+        format,
+        entries: reader.entries,
+    })
 }
 
-fn name(format: WireFormat) -> &'static str {
-    match format {
-        WireFormat::OpenAiChat => "OpenAI Chat Completions",
-        WireFormat::OpenAiResponses => "OpenAI Responses",
-        WireFormat::Anthropic => "Anthropic",
-        WireFormat::Gemini => "Gemini",
-        WireFormat::McpToolsCall => "MCP tools/call",
-        WireFormat::Plain => "{\"name\", \"arguments\"}",
-    }
-}
-
-struct Reader<'a> {
+struct Reader {
     format: WireFormat,
-    calls: &'a mut Vec<ToolCall>,
+    /// The alternative (`choices[i]`, `candidates[i]`) being read, if any.
+    choice: Option<usize>,
+    entries: Vec<CallEntry>,
+}
+
+/// Why an entry cannot be read: where in the envelope, and what was
+/// expected there.
+struct Fault {
+    pointer: String,
+    message: String,
+}
+
+impl Fault {
+    fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Fault {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
 }
 
 fn child(at: &str, key: &str) -> String {
-    let mut out = String::from(at);
+    let mut out = String::with_capacity(at.len() + key.len() + 1);
+    out.push_str(at);
     out.push('/');
     // Keys here are fixed protocol names without `~` or `/`.
     out.push_str(key);
     out
 }
 
-impl Reader<'_> {
+fn index(at: &str, i: usize) -> String {
+    format!("{at}/{i}")
+}
+
+/// Where an entry's arguments are, once the entry passed its checks.
+enum Args {
+    /// None were sent (absent or `null`): no arguments, `{}`.
+    None,
+    /// JSON text at this path (OpenAI's `arguments` string).
+    Text(&'static [&'static str]),
+    /// A JSON value at this path, taken as sent.
+    Value(&'static [&'static str]),
+}
+
+/// What a checked entry holds: everything but the arguments, which are
+/// moved out of the entry afterwards.
+struct Checked {
+    id: Option<String>,
+    name: String,
+    args: Args,
+}
+
+impl Reader {
     /// A list (each element in turn) or an object of this format.
-    fn any(&mut self, value: Value, at: String) -> Result<(), SyntaxError> {
+    fn any(&mut self, value: Value, at: String) {
         match value {
             Value::Array(items) => {
                 for (i, item) in items.into_iter().enumerate() {
-                    self.any(item, format!("{at}/{i}"))?;
+                    self.any(item, index(&at, i));
                 }
-                Ok(())
             }
             Value::Object(map) => self.object(map, at),
-            other => Err(SyntaxError::shape(
-                at,
-                format!("expected an object or a list, found {}", kind(&other)),
-            )),
+            other => {
+                let message = format!("expected an object or a list, found {}", kind(&other));
+                self.refuse(other, at.clone(), Fault::new(at, message));
+            }
         }
     }
 
-    fn object(&mut self, mut map: Map<String, Value>, at: String) -> Result<(), SyntaxError> {
+    fn object(&mut self, map: Map<String, Value>, at: String) {
         match self.format {
-            WireFormat::OpenAiChat => {
-                if let Some(choices) = map.remove("choices") {
-                    return self.each(choices, child(&at, "choices"), |r, mut choice, at| {
-                        match choice.remove("message") {
-                            Some(message) => r.any(message, child(&at, "message")),
-                            None => Ok(()),
-                        }
+            WireFormat::OpenAiChat => self.chat(map, at),
+            WireFormat::OpenAiResponses => self.responses(map, at),
+            WireFormat::Anthropic => self.anthropic(map, at),
+            WireFormat::Gemini => self.gemini(map, at),
+            WireFormat::McpToolsCall => self.mcp(map, at),
+            WireFormat::Plain => {
+                let checked = named_arguments(&map, &at, true);
+                self.finish(map, at, checked);
+            }
+        }
+    }
+
+    // ----- OpenAI Chat Completions -------------------------------------
+
+    fn chat(&mut self, mut map: Map<String, Value>, at: String) {
+        if let Some(choices) = map.remove("choices") {
+            // A completion: each choice is an alternative answer (`n > 1`).
+            self.alternatives(choices, child(&at, "choices"), "message");
+            return;
+        }
+        let is_message = map.contains_key("tool_calls")
+            || map.contains_key("role")
+            || map.contains_key("function_call");
+        if is_message {
+            self.chat_message(map, at);
+        } else {
+            self.chat_entry(Value::Object(map), at);
+        }
+    }
+
+    /// An assistant message (or any message of a transcript: only an
+    /// assistant's holds calls).
+    fn chat_message(&mut self, mut map: Map<String, Value>, at: String) {
+        match map.remove("tool_calls") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(calls)) => {
+                let list_at = child(&at, "tool_calls");
+                for (i, call) in calls.into_iter().enumerate() {
+                    self.chat_entry(call, index(&list_at, i));
+                }
+            }
+            Some(other) => self.expected(other, child(&at, "tool_calls"), "a list"),
+        }
+        // The deprecated single `function_call` of an assistant message
+        // (the SDKs still write it, as `null` when unused).
+        match map.remove("function_call") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(call)) => {
+                let entry_at = child(&at, "function_call");
+                let checked =
+                    function_body(&call, &entry_at, &["arguments"]).map(|(name, args)| Checked {
+                        id: None,
+                        name,
+                        args,
                     });
-                }
-                if let Some(tool_calls) = map.remove("tool_calls") {
-                    return match tool_calls {
-                        Value::Null => Ok(()),
-                        list => self.any(list, child(&at, "tool_calls")),
-                    };
-                }
-                if map.contains_key("role") {
-                    // An assistant message without tool calls.
-                    return Ok(());
-                }
-                let id = take_string(&mut map, "id", &at)?;
-                let mut function = match map.remove("function") {
-                    Some(Value::Object(f)) => f,
-                    other => return Err(missing(&at, "function", "an object", other.as_ref())),
-                };
-                let fat = child(&at, "function");
-                let name = require_string(&mut function, "name", &fat)?;
-                let arguments = text_arguments(&mut function, &fat)?;
-                self.push(id, name, arguments);
-                Ok(())
+                self.finish(call, entry_at, checked);
             }
-            WireFormat::OpenAiResponses => {
-                if let Some(output) = map.remove("output") {
-                    return self.any(output, child(&at, "output"));
-                }
-                match map.get("type").and_then(Value::as_str) {
-                    Some("function_call") => {}
-                    // Messages, reasoning and other items are not calls.
-                    Some(_) => return Ok(()),
-                    None => return Err(missing(&at, "type", "\"function_call\"", None)),
-                }
-                let id = match take_string(&mut map, "call_id", &at)? {
-                    Some(id) => Some(id),
-                    None => take_string(&mut map, "id", &at)?,
-                };
-                let name = require_string(&mut map, "name", &at)?;
-                let arguments = text_arguments(&mut map, &at)?;
-                self.push(id, name, arguments);
-                Ok(())
+            Some(other) => self.expected(other, child(&at, "function_call"), "an object"),
+        }
+    }
+
+    /// One element of `tool_calls`.
+    fn chat_entry(&mut self, entry: Value, at: String) {
+        let map = match entry {
+            Value::Object(map) => map,
+            other => return self.expected(other, at, "a tool call object"),
+        };
+        let checked = match map.get("type") {
+            None => chat_function(&map, &at),
+            Some(Value::String(t)) if t == "function" => chat_function(&map, &at),
+            Some(Value::String(t)) if t == "custom" => {
+                return self.free_form(map, at, &["custom"]);
             }
-            WireFormat::Anthropic => {
-                if let Some(content) = map.remove("content") {
-                    return self.any(content, child(&at, "content"));
-                }
-                match map.get("type").and_then(Value::as_str) {
-                    Some("tool_use") | None => {}
-                    // Text, thinking and other blocks are not calls.
-                    Some(_) => return Ok(()),
-                }
-                let id = take_string(&mut map, "id", &at)?;
-                let name = require_string(&mut map, "name", &at)?;
-                let input = map
-                    .remove("input")
-                    .unwrap_or_else(|| Value::Object(Map::new()));
-                self.push(id, name, Arguments::Value(input));
-                Ok(())
-            }
-            WireFormat::Gemini => {
-                if let Some(candidates) = map.remove("candidates") {
-                    return self.each(
-                        candidates,
-                        child(&at, "candidates"),
-                        |r, mut candidate, at| match candidate.remove("content") {
-                            Some(content) => r.any(content, child(&at, "content")),
-                            None => Ok(()),
-                        },
-                    );
-                }
-                if let Some(content) = map.remove("content") {
-                    return self.any(content, child(&at, "content"));
-                }
-                if let Some(parts) = map.remove("parts") {
-                    return self.each(parts, child(&at, "parts"), |r, mut part, at| {
-                        match part.remove("functionCall") {
-                            Some(Value::Object(call)) => {
-                                r.gemini_call(call, child(&at, "functionCall"))
-                            }
-                            Some(other) => {
-                                Err(missing(&at, "functionCall", "an object", Some(&other)))
-                            }
-                            None => Ok(()),
-                        }
-                    });
-                }
-                match map.remove("functionCall") {
-                    Some(Value::Object(call)) => self.gemini_call(call, child(&at, "functionCall")),
-                    Some(other) => Err(missing(&at, "functionCall", "an object", Some(&other))),
-                    None if map.contains_key("name") => self.gemini_call(map, at),
-                    // A text part.
-                    None => Ok(()),
-                }
-            }
-            WireFormat::McpToolsCall => {
-                if map.contains_key("method") {
-                    match map.get("method").and_then(Value::as_str) {
-                        Some("tools/call") => {}
-                        _ => {
-                            return Err(missing(
-                                &at,
-                                "method",
-                                "\"tools/call\"",
-                                map.get("method"),
-                            ));
+            Some(Value::String(other)) => Err(Fault::new(
+                child(&at, "type"),
+                format!("unknown tool call type {other:?} (expected \"function\" or \"custom\")"),
+            )),
+            Some(other) => Err(expected_fault(&at, "type", "a string", Some(other))),
+        };
+        self.finish(map, at, checked);
+    }
+
+    // ----- OpenAI Responses --------------------------------------------
+
+    fn responses(&mut self, mut map: Map<String, Value>, at: String) {
+        // An item says its `type`; a response does not, and holds `output`.
+        // (A `function_call_output` item also has an `output`, its result.)
+        if !map.contains_key("type") {
+            if let Some(output) = map.remove("output") {
+                match output {
+                    Value::Null => {}
+                    Value::Array(items) => {
+                        let list_at = child(&at, "output");
+                        for (i, item) in items.into_iter().enumerate() {
+                            self.any(item, index(&list_at, i));
                         }
                     }
-                    let params = match map.remove("params") {
-                        Some(Value::Object(params)) => params,
-                        other => return Err(missing(&at, "params", "an object", other.as_ref())),
+                    other => self.expected(other, child(&at, "output"), "a list"),
+                }
+                return;
+            }
+        }
+        let checked = match map.get("type") {
+            Some(Value::String(t)) if t == "function_call" => (|| {
+                let id = match opt_id(&map, "call_id", &at)? {
+                    Some(id) => Some(id),
+                    None => opt_id(&map, "id", &at)?,
+                };
+                let name = required_string(&map, "name", &at)?;
+                let args = text_arguments(&map, &at, "arguments", &["arguments"])?;
+                Ok(Checked { id, name, args })
+            })(),
+            Some(Value::String(t)) if t == "custom_tool_call" => {
+                return self.free_form(map, at, &[]);
+            }
+            // Messages, reasoning, tool outputs and server-run tools are
+            // not calls for the application to run.
+            Some(Value::String(_)) => return,
+            Some(other) => Err(expected_fault(&at, "type", "a string", Some(other))),
+            None => Err(expected_fault(&at, "type", "\"function_call\"", None)),
+        };
+        self.finish(map, at, checked);
+    }
+
+    // ----- Anthropic Messages -------------------------------------------
+
+    fn anthropic(&mut self, mut map: Map<String, Value>, at: String) {
+        if let Some(content) = map.remove("content") {
+            match content {
+                // Text content (`{"role": "user", "content": "hi"}`) holds
+                // no tool calls; neither does an empty one.
+                Value::String(_) | Value::Null => {}
+                Value::Array(blocks) => {
+                    let list_at = child(&at, "content");
+                    for (i, block) in blocks.into_iter().enumerate() {
+                        match block {
+                            Value::Object(block) => self.anthropic_block(block, index(&list_at, i)),
+                            other => self.expected(other, index(&list_at, i), "a content block"),
+                        }
+                    }
+                }
+                other => self.expected(other, child(&at, "content"), "a list or text"),
+            }
+            return;
+        }
+        self.anthropic_block(map, at);
+    }
+
+    fn anthropic_block(&mut self, map: Map<String, Value>, at: String) {
+        match map.get("type") {
+            None => {}
+            Some(Value::String(t)) if t == "tool_use" => {}
+            // Text, thinking, tool results and server-run tools are not
+            // calls for the application to run.
+            Some(Value::String(_)) => return,
+            Some(other) => {
+                let fault = expected_fault(&at, "type", "a string", Some(other));
+                return self.refuse(Value::Object(map), at, fault);
+            }
+        }
+        let checked = (|| {
+            Ok(Checked {
+                id: opt_id(&map, "id", &at)?,
+                name: required_string(&map, "name", &at)?,
+                args: value_arguments(&map, "input", &["input"]),
+            })
+        })();
+        self.finish(map, at, checked);
+    }
+
+    // ----- Gemini --------------------------------------------------------
+
+    fn gemini(&mut self, mut map: Map<String, Value>, at: String) {
+        if let Some(candidates) = map.remove("candidates") {
+            // A response: each candidate is an alternative answer
+            // (`candidate_count > 1`).
+            self.alternatives(candidates, child(&at, "candidates"), "content");
+            return;
+        }
+        if let Some(content) = map.remove("content") {
+            // A candidate; a blocked one has no content.
+            match content {
+                Value::Null => {}
+                Value::Object(content) => self.gemini(content, child(&at, "content")),
+                other => self.expected(other, child(&at, "content"), "an object"),
+            }
+            return;
+        }
+        if let Some(parts) = map.remove("parts") {
+            match parts {
+                Value::Null => {}
+                Value::Array(parts) => {
+                    let list_at = child(&at, "parts");
+                    for (i, part) in parts.into_iter().enumerate() {
+                        match part {
+                            Value::Object(part) => self.gemini_part(part, index(&list_at, i)),
+                            other => self.expected(other, index(&list_at, i), "a part object"),
+                        }
+                    }
+                }
+                other => self.expected(other, child(&at, "parts"), "a list"),
+            }
+            return;
+        }
+        self.gemini_part(map, at);
+    }
+
+    /// A part, or a bare `FunctionCall`.
+    fn gemini_part(&mut self, map: Map<String, Value>, at: String) {
+        let checked = match gemini_key(&map, &at) {
+            Ok(Some(key)) => match &map[key] {
+                Value::Object(call) => {
+                    let path: &'static [&'static str] = if key == "functionCall" {
+                        &["functionCall", "args"]
+                    } else {
+                        &["function_call", "args"]
                     };
-                    return self.named_arguments(params, child(&at, "params"));
+                    gemini_call(call, &child(&at, key), path)
                 }
-                self.named_arguments(map, at)
+                other => Err(expected_fault(&at, key, "an object", Some(other))),
+            },
+            Err(fault) => Err(fault),
+            // A bare call (`{"name", "args"}`); a function response has a
+            // name too, and is not a call.
+            Ok(None) if map.contains_key("name") && !map.contains_key("response") => {
+                gemini_call(&map, &at, &["args"])
             }
-            WireFormat::Plain => self.named_arguments(map, at),
-        }
+            // Text, thoughts, data, function responses.
+            Ok(None) => return,
+        };
+        self.finish(map, at, checked);
     }
 
-    /// Each element of a list that must hold objects.
-    fn each(
-        &mut self,
-        list: Value,
-        at: String,
-        mut f: impl FnMut(&mut Self, Map<String, Value>, String) -> Result<(), SyntaxError>,
-    ) -> Result<(), SyntaxError> {
-        let Value::Array(items) = list else {
-            return Err(SyntaxError::shape(
-                at,
-                format!("expected a list, found {}", kind(&list)),
-            ));
+    // ----- MCP -----------------------------------------------------------
+
+    fn mcp(&mut self, map: Map<String, Value>, at: String) {
+        let checked = match map.get("method") {
+            Some(Value::String(m)) if m == "tools/call" => mcp_request(&map, &at),
+            // Other requests and notifications are not tool calls.
+            Some(Value::String(_)) => return,
+            Some(other) => Err(expected_fault(&at, "method", "\"tools/call\"", Some(other))),
+            // A JSON-RPC response or error, beside requests in a batch.
+            None if map.contains_key("jsonrpc") => return,
+            // `tools/call` params on their own.
+            None => named_arguments(&map, &at, false),
         };
+        self.finish(map, at, checked);
+    }
+
+    // ----- shared ----------------------------------------------------------
+
+    /// `choices` or `candidates`: each element is one alternative answer,
+    /// read with its index so that alternatives are never run as one turn.
+    fn alternatives(&mut self, list: Value, at: String, inner: &str) {
+        let items = match list {
+            Value::Array(items) => items,
+            Value::Null => return,
+            other => return self.expected(other, at, "a list"),
+        };
+        let outer = self.choice;
         for (i, item) in items.into_iter().enumerate() {
-            let item_at = format!("{at}/{i}");
+            self.choice = Some(i);
+            let item_at = index(&at, i);
             match item {
-                Value::Object(map) => f(self, map, item_at)?,
-                other => {
-                    return Err(SyntaxError::shape(
-                        item_at,
-                        format!("expected an object, found {}", kind(&other)),
-                    ));
-                }
+                Value::Object(mut item) => match item.remove(inner) {
+                    // A streamed chunk has `delta`, a filtered candidate no
+                    // content: neither holds a call to run.
+                    None | Some(Value::Null) => {}
+                    // A choice's `message` is a message even without a
+                    // `role`; a candidate's `content` is a content.
+                    Some(Value::Object(message)) if self.format == WireFormat::OpenAiChat => {
+                        self.chat_message(message, child(&item_at, inner))
+                    }
+                    Some(Value::Object(message)) => self.object(message, child(&item_at, inner)),
+                    Some(other) => self.expected(other, child(&item_at, inner), "an object"),
+                },
+                other => self.expected(other, item_at, "an object"),
             }
         }
-        Ok(())
+        self.choice = outer;
     }
 
-    fn gemini_call(&mut self, mut call: Map<String, Value>, at: String) -> Result<(), SyntaxError> {
-        let id = take_string(&mut call, "id", &at)?;
-        let name = require_string(&mut call, "name", &at)?;
-        let args = call
-            .remove("args")
-            .unwrap_or_else(|| Value::Object(Map::new()));
-        self.push(id, name, Arguments::Value(args));
-        Ok(())
-    }
-
-    /// MCP params and the plain form: `name` and optional `arguments`.
-    fn named_arguments(
-        &mut self,
-        mut map: Map<String, Value>,
-        at: String,
-    ) -> Result<(), SyntaxError> {
-        let id = take_string(&mut map, "id", &at).unwrap_or(None);
-        let name = require_string(&mut map, "name", &at)?;
-        let arguments = match map.remove("arguments") {
-            None | Some(Value::Null) => Value::Object(Map::new()),
-            Some(value) => value,
+    /// A custom tool call: a name and free-form `input` text (OpenAI
+    /// custom tools), at `path` inside the entry.
+    fn free_form(&mut self, map: Map<String, Value>, at: String, path: &[&str]) {
+        let body = path
+            .iter()
+            .try_fold(&map, |m, key| m.get(*key).and_then(Value::as_object));
+        let checked = match body {
+            None => Err(expected_fault(&at, path[0], "an object", map.get(path[0]))),
+            Some(body) => {
+                let body_at = path.iter().fold(at.clone(), |a, k| child(&a, k));
+                (|| {
+                    let name = required_string(body, "name", &body_at)?;
+                    let input = match body.get("input") {
+                        Some(Value::String(s)) => s.clone(),
+                        None | Some(Value::Null) => String::new(),
+                        Some(other) => {
+                            return Err(expected_fault(&body_at, "input", "text", Some(other)));
+                        }
+                    };
+                    Ok((name, input))
+                })()
+            }
         };
-        self.push(id, name, Arguments::Value(arguments));
-        Ok(())
+        let id_key = if self.format == WireFormat::OpenAiResponses {
+            "call_id"
+        } else {
+            "id"
+        };
+        match checked {
+            Ok((name, input)) => {
+                let unreadable = UnreadableCall {
+                    format: self.format,
+                    entry: at.clone(),
+                    id: peek_id(&map, id_key).or_else(|| peek_id(&map, "id")),
+                    name: Some(name),
+                    reason: Unreadable::FreeForm { input },
+                    raw: Value::Object(map),
+                };
+                self.push(at, Err(unreadable));
+            }
+            Err(fault) => self.refuse(Value::Object(map), at, fault),
+        }
     }
 
-    fn push(&mut self, id: Option<String>, name: String, arguments: Arguments) {
-        self.calls.push(ToolCall {
+    /// Reads a checked entry into a call, or keeps it whole as unreadable.
+    fn finish(&mut self, mut map: Map<String, Value>, at: String, checked: Result<Checked, Fault>) {
+        match checked {
+            Ok(Checked { id, name, args }) => {
+                let arguments = match args {
+                    Args::None => Arguments::Value(Value::Object(Map::new())),
+                    Args::Text(path) => match take(&mut map, path) {
+                        Some(Value::String(text)) => Arguments::Text(text),
+                        Some(value) => Arguments::Value(value),
+                        None => Arguments::Value(Value::Object(Map::new())),
+                    },
+                    Args::Value(path) => match take(&mut map, path) {
+                        // Empty text means none here too, as it does where
+                        // a format sends text: one rule in every format.
+                        Some(Value::String(text)) if !super::is_json_whitespace(&text) => {
+                            Arguments::Value(Value::String(text))
+                        }
+                        None | Some(Value::Null | Value::String(_)) => {
+                            Arguments::Value(Value::Object(Map::new()))
+                        }
+                        Some(value) => Arguments::Value(value),
+                    },
+                };
+                let call = ToolCall {
+                    id,
+                    name,
+                    arguments,
+                    format: self.format,
+                };
+                self.push(at, Ok(call));
+            }
+            Err(fault) => self.refuse(Value::Object(map), at, fault),
+        }
+    }
+
+    fn expected(&mut self, found: Value, at: String, what: &str) {
+        let message = format!("expected {what}, found {}", kind(&found));
+        self.refuse(found, at.clone(), Fault::new(at, message));
+    }
+
+    fn refuse(&mut self, raw: Value, at: String, fault: Fault) {
+        let (id, name) = peek(self.format, &raw);
+        let unreadable = UnreadableCall {
+            format: self.format,
+            entry: at.clone(),
             id,
             name,
-            arguments,
-            format: self.format,
+            reason: Unreadable::Malformed {
+                pointer: fault.pointer,
+                message: fault.message,
+            },
+            raw,
+        };
+        self.push(at, Err(unreadable));
+    }
+
+    fn push(&mut self, pointer: String, call: Result<ToolCall, UnreadableCall>) {
+        self.entries.push(CallEntry {
+            pointer,
+            choice: self.choice,
+            call,
         });
     }
 }
 
-/// OpenAI's `arguments`: JSON text (a JSON object is accepted too, as some
-/// gateways send one).
-fn text_arguments(map: &mut Map<String, Value>, at: &str) -> Result<Arguments, SyntaxError> {
-    match map.remove("arguments") {
-        Some(Value::String(text)) => Ok(Arguments::Text(text)),
-        None | Some(Value::Null) => Ok(Arguments::Text(String::new())),
-        Some(value @ Value::Object(_)) => Ok(Arguments::Value(value)),
-        Some(other) => Err(missing(at, "arguments", "a string of JSON", Some(&other))),
+/// A `tool_calls` element of type `function`.
+fn chat_function(map: &Map<String, Value>, at: &str) -> Result<Checked, Fault> {
+    let id = opt_id(map, "id", at)?;
+    let function = match map.get("function") {
+        Some(Value::Object(f)) => f,
+        other => return Err(expected_fault(at, "function", "an object", other)),
+    };
+    let (name, args) = function_body(function, &child(at, "function"), &["function", "arguments"])?;
+    Ok(Checked { id, name, args })
+}
+
+/// `{"name", "arguments"}` of an OpenAI function (in a tool call, or the
+/// deprecated message-level `function_call`); `path` is where the
+/// arguments are, from the entry.
+fn function_body(
+    function: &Map<String, Value>,
+    at: &str,
+    path: &'static [&'static str],
+) -> Result<(String, Args), Fault> {
+    let name = required_string(function, "name", at)?;
+    let args = text_arguments(function, at, "arguments", path)?;
+    Ok((name, args))
+}
+
+/// Gemini's `FunctionCall`: `id`, `name`, `args` (`null` when the Python
+/// SDK serializes a call without arguments).
+fn gemini_call(
+    call: &Map<String, Value>,
+    at: &str,
+    path: &'static [&'static str],
+) -> Result<Checked, Fault> {
+    Ok(Checked {
+        id: opt_id(call, "id", at)?,
+        name: required_string(call, "name", at)?,
+        args: value_arguments(call, "args", path),
+    })
+}
+
+/// Which spelling of the call a part uses: the REST API and the JavaScript
+/// SDK write `functionCall`, the Python SDK's serializers (`model_dump_json`,
+/// `to_json_dict`) `function_call`. A `null` member is no call.
+fn gemini_key(map: &Map<String, Value>, at: &str) -> Result<Option<&'static str>, Fault> {
+    let present = |key| map.get(key).is_some_and(|v: &Value| !v.is_null());
+    match (present("functionCall"), present("function_call")) {
+        (false, false) => Ok(None),
+        (true, false) => Ok(Some("functionCall")),
+        (false, true) => Ok(Some("function_call")),
+        (true, true) => Err(Fault::new(
+            at,
+            "the part has both `functionCall` and `function_call`: which one to run is unclear",
+        )),
     }
 }
 
-fn require_string(
-    map: &mut Map<String, Value>,
-    key: &str,
-    at: &str,
-) -> Result<String, SyntaxError> {
-    match take_string(map, key, at)? {
-        Some(s) => Ok(s),
-        None => Err(missing(at, key, "a string", None)),
+/// A JSON-RPC `tools/call` request: the request's `id` is the call's id.
+fn mcp_request(map: &Map<String, Value>, at: &str) -> Result<Checked, Fault> {
+    let id = opt_id(map, "id", at)?;
+    let params = match map.get("params") {
+        Some(Value::Object(p)) => p,
+        other => return Err(expected_fault(at, "params", "an object", other)),
+    };
+    let name = required_string(params, "name", &child(at, "params"))?;
+    Ok(Checked {
+        id,
+        name,
+        args: value_arguments(params, "arguments", &["params", "arguments"]),
+    })
+}
+
+/// MCP params and the plain form: `name`, optional `arguments`, and an
+/// `id` (the plain form tolerates an id of another type, and ignores it).
+fn named_arguments(map: &Map<String, Value>, at: &str, lenient_id: bool) -> Result<Checked, Fault> {
+    let id = match opt_id(map, "id", at) {
+        Ok(id) => id,
+        Err(_) if lenient_id => None,
+        Err(fault) => return Err(fault),
+    };
+    let name = required_string(map, "name", at)?;
+    Ok(Checked {
+        id,
+        name,
+        args: value_arguments(map, "arguments", &["arguments"]),
+    })
+}
+
+/// Arguments sent as a JSON value (`holder[key]`, at `path` from the
+/// entry): absent and `null` mean none, and so does a string that is empty
+/// or only JSON whitespace (read in [`Reader::finish`]).
+fn value_arguments(holder: &Map<String, Value>, key: &str, path: &'static [&'static str]) -> Args {
+    match holder.get(key) {
+        None | Some(Value::Null) => Args::None,
+        Some(_) => Args::Value(path),
     }
 }
 
-/// A string member, absent, or (for ids) a number rendered as text.
-fn take_string(
-    map: &mut Map<String, Value>,
-    key: &str,
+/// OpenAI's `arguments` (`holder[key]`, at `path` from the entry): JSON
+/// text (a JSON object is accepted too, as some gateways send one); absent
+/// and `null` mean none.
+fn text_arguments(
+    holder: &Map<String, Value>,
     at: &str,
-) -> Result<Option<String>, SyntaxError> {
-    match map.remove(key) {
+    key: &str,
+    path: &'static [&'static str],
+) -> Result<Args, Fault> {
+    match holder.get(key) {
+        None | Some(Value::Null) => Ok(Args::None),
+        Some(Value::String(_) | Value::Object(_)) => Ok(Args::Text(path)),
+        Some(other) => Err(expected_fault(at, key, "a string of JSON", Some(other))),
+    }
+}
+
+fn take(map: &mut Map<String, Value>, path: &[&str]) -> Option<Value> {
+    let (last, inner) = path.split_last()?;
+    let mut holder = map;
+    for key in inner {
+        holder = holder.get_mut(*key)?.as_object_mut()?;
+    }
+    holder.remove(*last)
+}
+
+fn required_string(map: &Map<String, Value>, key: &str, at: &str) -> Result<String, Fault> {
+    match map.get(key) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        other => Err(expected_fault(at, key, "a string", other)),
+    }
+}
+
+/// An id: a string, or a number kept as its JSON text (JSON-RPC ids);
+/// absent or `null` is none.
+fn opt_id(map: &Map<String, Value>, key: &str, at: &str) -> Result<Option<String>, Fault> {
+    match map.get(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(Value::Number(n)) if key == "id" => Ok(Some(n.to_string())),
-        Some(other) => Err(missing(at, key, "a string", Some(&other))),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::Number(n)) => Ok(Some(n.to_string())),
+        Some(other) => Err(expected_fault(at, key, "a string or a number", Some(other))),
     }
 }
 
-fn missing(at: &str, key: &str, expected: &str, found: Option<&Value>) -> SyntaxError {
+fn peek_id(map: &Map<String, Value>, key: &str) -> Option<String> {
+    match map.get(key)? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The id and name of an entry that could not be read, where they can be
+/// found: with the id, the application can still answer the call.
+fn peek(format: WireFormat, raw: &Value) -> (Option<String>, Option<String>) {
+    let Some(map) = raw.as_object() else {
+        return (None, None);
+    };
+    let name_in = |m: &Map<String, Value>| m.get("name").and_then(Value::as_str).map(str::to_owned);
+    let nested = |key: &str| map.get(key).and_then(Value::as_object);
+    match format {
+        WireFormat::OpenAiChat => (
+            peek_id(map, "id"),
+            nested("function")
+                .or_else(|| nested("custom"))
+                .and_then(name_in)
+                .or_else(|| name_in(map)),
+        ),
+        WireFormat::OpenAiResponses => (
+            peek_id(map, "call_id").or_else(|| peek_id(map, "id")),
+            name_in(map),
+        ),
+        WireFormat::Gemini => match nested("functionCall").or_else(|| nested("function_call")) {
+            Some(call) => (peek_id(call, "id"), name_in(call)),
+            None => (peek_id(map, "id"), name_in(map)),
+        },
+        WireFormat::McpToolsCall => (
+            peek_id(map, "id"),
+            nested("params").and_then(name_in).or_else(|| name_in(map)),
+        ),
+        WireFormat::Anthropic | WireFormat::Plain => (peek_id(map, "id"), name_in(map)),
+    }
+}
+
+fn expected_fault(at: &str, key: &str, expected: &str, found: Option<&Value>) -> Fault {
     let found = found.map_or("nothing".to_owned(), kind);
-    SyntaxError::shape(
+    Fault::new(
         child(at, key),
         format!("expected `{key}` to be {expected}, found {found}"),
     )
 }
 
-fn kind(value: &Value) -> String {
+pub(super) fn kind(value: &Value) -> String {
     match value {
         Value::Null => "null".to_owned(),
         Value::Bool(_) => "a boolean".to_owned(),
