@@ -1,6 +1,7 @@
 //! A toolbox on both sides of async-openai's types: its tools go into a
-//! typed Chat Completions request, and the tool calls of a typed response
-//! message come back as `ToolCall`s the toolbox repairs, checks and runs.
+//! typed Chat Completions request, the tool calls of a typed response
+//! message come back as `ToolCall`s the toolbox repairs, checks and runs,
+//! and each outcome becomes the `tool` message that answers its call.
 //! No HTTP client is involved: the response is read from JSON here, as the
 //! client would read it.
 //!
@@ -10,7 +11,7 @@ use async_openai::types::chat::{ChatCompletionResponseMessage, CreateChatComplet
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toolargs::ToolArgs;
-use toolargs::async_openai::{chat_tool_calls, chat_tools};
+use toolargs::async_openai::{chat_tool_calls, chat_tool_message, chat_tools};
 use toolargs::export::Dialect;
 use toolargs::toolbox::Toolbox;
 
@@ -63,11 +64,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     for call in chat_tool_calls(&message)? {
         let id = call.id.clone().unwrap_or_default();
-        // Each answer goes back as a tool message with the call's id.
-        match toolbox.call_blocking(&(), call) {
-            Ok(done) => println!("{id}: {} (repairs: {})", done.output, done.report.len()),
-            Err(error) => println!("{id}: refused\n{}", error.model_message()),
+        let outcome = toolbox.call_blocking(&(), call);
+        match &outcome {
+            Ok(done) => println!("{id}: ran (repairs: {})", done.report.len()),
+            Err(_) => println!("{id}: refused"),
         }
+        // Each call is answered, a refused one too: the model reads what to fix.
+        let answer = chat_tool_message(id, &outcome);
+        println!("answer: {}", serde_json::to_string_pretty(&answer)?);
     }
     Ok(())
 }

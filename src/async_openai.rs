@@ -1,7 +1,8 @@
 //! async-openai's request and response types on both sides of a
-//! [`Toolbox`]: its tool definitions are made from the toolbox's export, and
-//! the tool calls it reads from a completion or a response become
-//! [`ToolCall`]s that the toolbox checks and runs.
+//! [`Toolbox`]: its tool definitions are made from the toolbox's export, the
+//! tool calls it reads from a completion or a response become [`ToolCall`]s
+//! that the toolbox checks and runs, and each outcome becomes the message
+//! that answers the call.
 //!
 //! ```
 //! use schemars::JsonSchema;
@@ -33,8 +34,12 @@
 //!                     "function": {"name": "search", "arguments": "{\"query\": \"oak &amp; ash\"}"}}]
 //! }"#)?;
 //! for call in chat_tool_calls(&message)? {
-//!     let done = toolbox.call_blocking(&(), call)?;
-//!     assert_eq!(done.output, "results for oak & ash");
+//!     let id = call.id.clone().unwrap_or_default();
+//!     let outcome = toolbox.call_blocking(&(), call);
+//!     // The answer for the next request: the result, or what to fix.
+//!     let answer = toolargs::async_openai::chat_tool_message(id, &outcome);
+//!     assert_eq!(answer.tool_call_id, "call_1");
+//!     assert_eq!(outcome?.output, "results for oak & ash");
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -52,12 +57,17 @@
 
 use crate::call::{Arguments, ToolCall, WireFormat};
 use crate::export::{self, Provider};
-use crate::toolbox::Toolbox;
+use crate::rejection::CallError;
+use crate::toolbox::{Completed, Toolbox};
 use ::async_openai::types::chat::{
-    ChatCompletionMessageToolCall, ChatCompletionMessageToolCalls, ChatCompletionResponseMessage,
-    ChatCompletionTool, ChatCompletionTools, FunctionObject,
+    ChatCompletionMessageToolCall, ChatCompletionMessageToolCalls,
+    ChatCompletionRequestToolMessage, ChatCompletionRequestToolMessageContent,
+    ChatCompletionResponseMessage, ChatCompletionTool, ChatCompletionTools, FunctionObject,
 };
-use ::async_openai::types::responses::{FunctionTool, FunctionToolCall, OutputItem, Tool};
+use ::async_openai::types::responses::{
+    FunctionCallOutput, FunctionCallOutputItemParam, FunctionTool, FunctionToolCall, OutputItem,
+    Tool,
+};
 use serde_json::Value;
 use std::fmt;
 
@@ -201,6 +211,49 @@ pub fn responses_tool_calls<'a>(output: impl IntoIterator<Item = &'a OutputItem>
             _ => None,
         })
         .collect()
+}
+
+/// The text that answers a call: the body's output (a JSON string as its
+/// text, any other value as JSON text), or, when the call did not run or
+/// failed, [`CallError::model_message`], which names what to fix.
+pub fn answer_text(outcome: &Result<Completed, CallError>) -> String {
+    match outcome {
+        Ok(done) => match &done.output {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        },
+        Err(error) => error.model_message(),
+    }
+}
+
+/// The Chat Completions `tool` message answering call `call_id` with
+/// [`answer_text`]. Every call of an assistant message needs one, a
+/// refused call too: the refusal is what lets the model correct it.
+pub fn chat_tool_message(
+    call_id: impl Into<String>,
+    outcome: &Result<Completed, CallError>,
+) -> ChatCompletionRequestToolMessage {
+    ChatCompletionRequestToolMessage {
+        content: ChatCompletionRequestToolMessageContent::Text(answer_text(outcome)),
+        tool_call_id: call_id.into(),
+    }
+}
+
+/// The Responses `function_call_output` item answering call `call_id`
+/// (the call's `call_id`) with [`answer_text`].
+pub fn responses_function_call_output(
+    call_id: impl Into<String>,
+    outcome: &Result<Completed, CallError>,
+) -> FunctionCallOutputItemParam {
+    FunctionCallOutputItemParam {
+        call_id: Some(call_id.into()),
+        output: FunctionCallOutput::Text(answer_text(outcome)),
+        id: None,
+        status: None,
+        name: None,
+        namespace: None,
+        caller: None,
+    }
 }
 
 /// A Chat Completions tool call that is not a function call (a custom

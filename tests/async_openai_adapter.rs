@@ -5,19 +5,20 @@
 
 use async_openai::types::chat::{
     ChatCompletionMessageCustomToolCall, ChatCompletionMessageToolCall,
-    ChatCompletionMessageToolCalls, ChatCompletionResponseMessage, ChatCompletionTools,
-    CreateChatCompletionRequestArgs, CustomTool, FunctionCall,
+    ChatCompletionMessageToolCalls, ChatCompletionRequestMessage, ChatCompletionResponseMessage,
+    ChatCompletionTools, CreateChatCompletionRequestArgs, CustomTool, FunctionCall,
 };
 use async_openai::types::responses::{
-    CreateResponseArgs, FunctionToolCall, OutputItem, Tool as ResponsesTool,
+    CreateResponseArgs, FunctionToolCall, InputItem, Item, OutputItem, Tool as ResponsesTool,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolargs::ToolArgs;
 use toolargs::async_openai::{
-    NotAFunctionCall, chat_function_call, chat_tool_call, chat_tool_calls, chat_tools,
-    responses_function_call, responses_tool_calls, responses_tools,
+    NotAFunctionCall, answer_text, chat_function_call, chat_tool_call, chat_tool_calls,
+    chat_tool_message, chat_tools, responses_function_call, responses_function_call_output,
+    responses_tool_calls, responses_tools,
 };
 use toolargs::call::{self, Arguments, ToolCall, WireFormat};
 use toolargs::export::{Dialect, Provider};
@@ -375,4 +376,53 @@ fn a_strict_toolbox_takes_the_strict_form_of_a_call() {
         done.output,
         json!({"query": "oak & ash", "tags": [], "limit": null})
     );
+}
+
+#[test]
+fn each_outcome_answers_its_call_in_async_openais_message_types() {
+    let toolbox = toolbox(Dialect::Canonical);
+    let ran = toolbox.call_blocking(
+        &(),
+        chat_function_call(&chat_call("call_ok", "search", r#"{"query": "oak"}"#)),
+    );
+    let refused = toolbox.call_blocking(
+        &(),
+        chat_function_call(&chat_call("call_no", "search", r#"{"query": 5}"#)),
+    );
+    let refusal = refused.as_ref().expect_err("refused").model_message();
+    assert!(refusal.contains("- /query: expected string"), "{refusal}");
+
+    let messages: Vec<ChatCompletionRequestMessage> = vec![
+        chat_tool_message("call_ok", &ran).into(),
+        chat_tool_message("call_no", &refused).into(),
+    ];
+    assert_eq!(
+        serde_json::to_value(&messages).unwrap(),
+        json!([
+            {"role": "tool", "tool_call_id": "call_ok",
+             "content": r#"{"query":"oak","tags":[],"limit":null}"#},
+            {"role": "tool", "tool_call_id": "call_no", "content": refusal},
+        ])
+    );
+
+    let item = responses_function_call_output("call_no", &refused);
+    assert_eq!(
+        serde_json::to_value(InputItem::Item(Item::FunctionCallOutput(item))).unwrap(),
+        json!({"type": "function_call_output", "call_id": "call_no", "output": refusal})
+    );
+}
+
+#[test]
+fn a_string_output_is_the_answer_itself() {
+    let mut toolbox = Toolbox::new();
+    toolbox
+        .tool_sync("echo", "Echo the query.", |args: Search| {
+            Ok::<_, String>(args.query)
+        })
+        .unwrap();
+    let outcome = toolbox.call_blocking(
+        &(),
+        chat_function_call(&chat_call("c", "echo", r#"{"query": "a &lt; b"}"#)),
+    );
+    assert_eq!(answer_text(&outcome), "a < b");
 }
