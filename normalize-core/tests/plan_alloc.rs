@@ -5,10 +5,10 @@
 //! unions. Everything runs in one test so no other test thread allocates
 //! while the counter is read.
 
-use toolargs_core::{Normalizer, VERBATIM_KEYWORD};
 use serde_json::json;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use toolargs_core::{Normalizer, VERBATIM_KEYWORD};
 
 struct Counting;
 
