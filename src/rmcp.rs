@@ -80,6 +80,14 @@
 //! A body that needs it takes rmcp's `JsonObject` extractor and calls
 //! [`ToolArgs::from_model`] itself, with [`rejection`] and [`tool_error`] for
 //! the failure.
+//!
+//! MCP requires a tool's input schema to be an object schema at its root
+//! (`"type": "object"`), and rmcp's macro panics when the router is built if
+//! it is not, as it does for its own `Parameters`: a struct is; an enum whose
+//! schema is a `oneOf` is not, and needs a struct around it.
+//!
+//! Without [`recover_tools_call`] in `on_custom_request`, arguments sent as
+//! JSON text never reach the extractor (rmcp answers `-32601`).
 
 use ::rmcp::handler::server::common::FromContextPart;
 use ::rmcp::handler::server::tool::ToolCallContext;

@@ -323,3 +323,45 @@ fn rejections_become_tool_errors_with_the_structure() {
 fn rejection_of_text(text: &str) -> Rejection {
     rejection("refund", Refund::from_model(text).unwrap_err())
 }
+
+/// A rule the schema cannot say (`format: ip` is an annotation): serde
+/// refuses the value after validation passed.
+#[derive(Debug, serde::Deserialize, JsonSchema, ToolArgs)]
+struct Host {
+    addr: std::net::IpAddr,
+}
+
+#[test]
+fn a_value_the_type_refuses_is_reported_at_its_pointer() {
+    let error = Host::from_model(r#"{"addr": "not an address"}"#).unwrap_err();
+    let rejection = rejection("connect", error);
+    let Rejection::InvalidArguments(invalid) = &rejection else {
+        panic!("expected invalid arguments, got {rejection:?}")
+    };
+    assert_eq!(invalid.violations.len(), 1);
+    assert_eq!(invalid.violations[0].pointer, "/addr");
+    assert_eq!(invalid.violations[0].keyword, "deserialize");
+    assert!(
+        rejection
+            .model_message()
+            .contains("- /addr: invalid IP address syntax"),
+        "{}",
+        rejection.model_message()
+    );
+}
+
+#[test]
+fn a_crossed_limit_is_reported_where_it_was_crossed() {
+    let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    let error = Refund::from_model(deep.as_str()).unwrap_err();
+    let rejection = rejection("refund", error);
+    let Rejection::InvalidArguments(invalid) = &rejection else {
+        panic!("expected invalid arguments, got {rejection:?}")
+    };
+    assert_eq!(invalid.violations.len(), 1);
+    assert_eq!(invalid.violations[0].keyword, "maxDepth");
+    assert_eq!(
+        invalid.violations[0].message,
+        "expected at most 128 levels of nesting, found deeper nesting"
+    );
+}
