@@ -357,6 +357,43 @@ fn each_format_keeps_the_good_calls_beside_a_bad_one() {
 }
 
 #[test]
+fn transcripts_hold_messages_beside_calls() {
+    // A Responses input list as an application grows it: its own message
+    // (no `type`), the response's output items, then the call's output.
+    let responses = json!([
+        {"role": "user", "content": "Refund order ord_8f2k1x9q"},
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "call_id": "call_1", "name": "refund", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "done"}
+    ]);
+    assert_eq!(outcomes(&responses.to_string()), [Ok("refund".into())]);
+    // A chat transcript: system, user, the assistant's calls, a tool answer.
+    let chat = json!([
+        {"role": "system", "content": "You refund orders."},
+        {"role": "user", "content": "Refund order ord_8f2k1x9q"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "refund", "arguments": "{}"}}
+        ]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "done"}
+    ]);
+    let read = read(&chat.to_string()).unwrap();
+    assert_eq!(read.format, WireFormat::OpenAiChat);
+    assert_eq!(read.entries[0].pointer, "/2/tool_calls/0");
+    // An Anthropic transcript: text turns, the call, its result.
+    let anthropic = json!([
+        {"role": "user", "content": "Refund order ord_8f2k1x9q"},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "refund", "input": {}}
+        ]},
+        {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_1", "content": "done"}
+        ]},
+        {"role": "assistant", "content": "Refunded."}
+    ]);
+    assert_eq!(outcomes(&anthropic.to_string()), [Ok("refund".into())]);
+}
+
+#[test]
 fn an_unreadable_call_can_be_answered_and_stored() {
     let text = r#"{"role":"assistant","content":[{"type":"tool_use","id":"toolu_9","input":{}}]}"#;
     let read = read(text).unwrap();

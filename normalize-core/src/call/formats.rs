@@ -233,6 +233,9 @@ impl Reader {
             // not calls for the application to run.
             Some(Value::String(_)) => return,
             Some(other) => Err(expected_fault(&at, "type", "a string", Some(other))),
+            // An input message written without its `type`
+            // (`{"role": "user", "content": "..."}`), as a transcript holds.
+            None if map.contains_key("role") => return,
             None => Err(expected_fault(&at, "type", "\"function_call\"", None)),
         };
         self.finish(map, at, checked);
