@@ -333,6 +333,8 @@ struct Host {
 
 #[test]
 fn a_value_the_type_refuses_is_reported_at_its_pointer() {
+    let accepted = Host::from_model(r#"{"addr": "127.0.0.1"}"#).unwrap();
+    assert!(accepted.value.addr.is_loopback());
     let error = Host::from_model(r#"{"addr": "not an address"}"#).unwrap_err();
     let rejection = rejection("connect", error);
     let Rejection::InvalidArguments(invalid) = &rejection else {
