@@ -23,7 +23,7 @@
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
     CustomResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool,
+    ProtocolVersion, ServerCapabilities, ServerConfig, ServerResult, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -120,7 +120,7 @@ impl ServerHandler for Server {
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, McpError> {
         if request.method != "tools/call" {
             return Err(McpError::new(
@@ -135,7 +135,19 @@ impl ServerHandler for Server {
                 serde_json::to_value(Rejection::Syntax(error)).ok(),
             )
         })?;
-        serde_json::to_value(self.run(call).await)
+        // rmcp shapes the results it answers itself for the negotiated
+        // protocol version; a custom result is sent as it is, so shape it here.
+        let mut result = ServerResult::CallToolResult(self.run(call).await);
+        if context
+            .protocol_version()
+            .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+        {
+            result.fill_missing_cache_hints();
+        } else {
+            result.strip_result_type_for_legacy_peer();
+            result.strip_non_object_output_for_legacy_peer();
+        }
+        serde_json::to_value(result)
             .map(CustomResult)
             .map_err(|e| McpError::internal_error(format!("tool result: {e}"), None))
     }

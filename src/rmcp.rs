@@ -93,7 +93,7 @@ use ::rmcp::handler::server::common::FromContextPart;
 use ::rmcp::handler::server::tool::ToolCallContext;
 use ::rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ContentBlock, CustomRequest,
-    CustomResult, ErrorCode, ServerResult,
+    CustomResult, ErrorCode, ProtocolVersion, ServerResult,
 };
 use ::rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
 use ::rmcp::service::RequestContext;
@@ -397,17 +397,33 @@ pub async fn recover_tools_call<S: ServerHandler>(
     if let Some(text) = recovered.arguments_text {
         context.extensions.insert(ArgumentsText(text));
     }
-    // As rmcp answers a `tools/call` it read: no task for a client that did
-    // not declare the tasks extension.
+    // Answered as rmcp answers a `tools/call` it read: no task for a client
+    // that did not declare the tasks extension, and the result in the shape
+    // of the negotiated protocol version (rmcp leaves custom results as
+    // they are).
     let client_declared_tasks = context
         .client_capabilities()
         .is_some_and(|capabilities| capabilities.supports_tasks());
+    let current_protocol = context
+        .protocol_version()
+        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
     let response = server.call_tool(recovered.params, context).await?;
-    let result = ServerResult::from(response);
+    let mut result = ServerResult::from(response);
     if matches!(result, ServerResult::CreateTaskResult(_)) && !client_declared_tasks {
         return Err(ErrorData::missing_required_client_capability(
             ClientCapabilities::builder().enable_tasks().build(),
         ));
+    }
+    if current_protocol {
+        result.fill_missing_cache_hints();
+    } else if matches!(result, ServerResult::InputRequiredResult(_)) {
+        return Err(ErrorData::invalid_request(
+            "InputRequiredResult requires negotiated protocol version 2026-07-28 or newer",
+            None,
+        ));
+    } else {
+        result.strip_result_type_for_legacy_peer();
+        result.strip_non_object_output_for_legacy_peer();
     }
     serde_json::to_value(result)
         .map(CustomResult)

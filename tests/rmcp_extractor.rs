@@ -178,6 +178,14 @@ async fn arguments_sent_as_json_text_are_repaired_and_malformed_calls_are_invali
         repaired["structuredContent"],
         json!({"order_id": "ord_8f2k1x9q", "refunded_cents": 1999, "reason": "late"})
     );
+    // Exactly the answer to the same call with an object.
+    let sent_as_object = call(
+        &client,
+        "refund",
+        json!({"order_id": "ord_8f2k1x9q", "amount_cents": 1999, "reason": "late"}),
+    )
+    .await;
+    assert_eq!(repaired, sent_as_object);
     let nested = raw_call(
         &client,
         json!({"name": "search", "arguments": "{\"query\": \"a &amp;amp; b\", \"tags\": \"[\\\"x\\\"]\"}"}),

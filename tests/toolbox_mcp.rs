@@ -176,6 +176,15 @@ async fn the_server_names_itself_repairs_arguments_sent_as_text_and_refuses_malf
         repaired["result"]["structuredContent"],
         json!({"order_id": "ord_8f2k1x9q", "refunded_cents": 1999, "reason": "late"})
     );
+    // Exactly the answer to the same call with an object.
+    let sent_as_object = pipe
+        .tools_call(
+            2,
+            json!({"name": "refund", "arguments":
+            {"order_id": "ord_8f2k1x9q", "amount_cents": 1999, "reason": "late"}}),
+        )
+        .await;
+    assert_eq!(repaired, sent_as_object);
     // Repaired, then checked like any call.
     let checked = pipe
         .tools_call(
