@@ -62,7 +62,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ]
         }"#,
     )?;
-    for call in chat_tool_calls(&message)? {
+    for entry in chat_tool_calls(&message).entries {
+        // A custom (free-text) tool call is no call of this toolbox: its
+        // `model_message()` would answer it.
+        let call = entry.call?;
         let id = call.id.clone().unwrap_or_default();
         let outcome = toolbox.call_blocking(&(), call);
         match &outcome {

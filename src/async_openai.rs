@@ -33,7 +33,8 @@
 //!     "tool_calls": [{"type": "function", "id": "call_1",
 //!                     "function": {"name": "search", "arguments": "{\"query\": \"oak &amp; ash\"}"}}]
 //! }"#)?;
-//! for call in chat_tool_calls(&message)? {
+//! for entry in chat_tool_calls(&message).entries {
+//!     let call = entry.call?; // or answer an unreadable call with its model message
 //!     let id = call.id.clone().unwrap_or_default();
 //!     let outcome = toolbox.call_blocking(&(), call);
 //!     // The answer for the next request: the result, or what to fix.
@@ -55,7 +56,9 @@
 //! form with `strict: true`; in the canonical dialect `strict` is `false`,
 //! written out, since the Responses API otherwise assumes `true`.
 
-use crate::call::{Arguments, ToolCall, WireFormat};
+use crate::call::{
+    Arguments, CallEntry, ReadCalls, ToolCall, Unreadable, UnreadableCall, WireFormat,
+};
 use crate::export::{self, Provider};
 use crate::rejection::CallError;
 use crate::toolbox::{Completed, Toolbox};
@@ -69,7 +72,6 @@ use ::async_openai::types::responses::{
     Tool,
 };
 use serde_json::Value;
-use std::fmt;
 
 /// One tool as the toolbox exports it, whatever the provider's envelope.
 struct Definition {
@@ -150,40 +152,48 @@ pub fn chat_function_call(call: &ChatCompletionMessageToolCall) -> ToolCall {
     }
 }
 
-/// A Chat Completions tool call as a [`ToolCall`].
-///
-/// # Errors
-///
-/// [`NotAFunctionCall`] for a custom tool call: its input is free text
-/// for a tool the toolbox cannot define, so it has no arguments to check.
-pub fn chat_tool_call(call: &ChatCompletionMessageToolCalls) -> Result<ToolCall, NotAFunctionCall> {
-    match call {
+/// One Chat Completions tool call as an entry at `entry`: a function
+/// call, or, for a custom tool call, an [`UnreadableCall`]
+/// ([`Unreadable::FreeForm`]): its input is free text for a tool the
+/// toolbox cannot define, so there are no arguments to check.
+fn chat_entry(call: &ChatCompletionMessageToolCalls, entry: String) -> CallEntry {
+    let call = match call {
         ChatCompletionMessageToolCalls::Function(call) => Ok(chat_function_call(call)),
-        ChatCompletionMessageToolCalls::Custom(custom) => Err(NotAFunctionCall {
-            id: custom.id.clone(),
-            name: custom.custom_tool.name.clone(),
+        ChatCompletionMessageToolCalls::Custom(custom) => Err(UnreadableCall {
+            format: WireFormat::OpenAiChat,
+            entry: entry.clone(),
+            id: Some(custom.id.clone()),
+            name: Some(custom.custom_tool.name.clone()),
+            reason: Unreadable::FreeForm {
+                input: custom.custom_tool.input.clone(),
+            },
+            raw: serde_json::to_value(call).unwrap_or(Value::Null),
         }),
+    };
+    CallEntry {
+        pointer: entry,
+        choice: None,
+        call,
     }
 }
 
-/// Every tool call of an assistant message, in order (none when the
-/// message has no `tool_calls`).
-///
-/// # Errors
-///
-/// [`NotAFunctionCall`] for the first custom tool call: answer each call's
-/// id, so a call the toolbox cannot take is reported rather than dropped.
-/// Read a message that mixes custom tools call by call with
-/// [`chat_tool_call`].
-pub fn chat_tool_calls(
-    message: &ChatCompletionResponseMessage,
-) -> Result<Vec<ToolCall>, NotAFunctionCall> {
-    message
-        .tool_calls
-        .iter()
-        .flatten()
-        .map(chat_tool_call)
-        .collect()
+/// Every tool call of an assistant message, in order, each on its own, as
+/// [`crate::call::read`] reads the wire (no entry when the message has no
+/// `tool_calls`): a custom tool call is an [`UnreadableCall`] at
+/// `/tool_calls/<i>` beside the others, never a reason to lose them. Answer
+/// every entry with its id ([`UnreadableCall::model_message`] for those);
+/// [`ReadCalls::into_calls`] takes them all or nothing.
+pub fn chat_tool_calls(message: &ChatCompletionResponseMessage) -> ReadCalls {
+    ReadCalls {
+        format: WireFormat::OpenAiChat,
+        entries: message
+            .tool_calls
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, call)| chat_entry(call, format!("/tool_calls/{i}")))
+            .collect(),
+    }
 }
 
 /// A Responses `function_call` item as a [`ToolCall`]: `call_id` is the
@@ -199,18 +209,42 @@ pub fn responses_function_call(call: &FunctionToolCall) -> ToolCall {
     }
 }
 
-/// Every `function_call` item of a response's `output`, in order. Other
-/// items (messages, reasoning, built-in and custom tool calls) are not
-/// calls of the toolbox's tools and are skipped, as [`crate::call`]'s
-/// reader skips them.
-pub fn responses_tool_calls<'a>(output: impl IntoIterator<Item = &'a OutputItem>) -> Vec<ToolCall> {
-    output
+/// Every call of a response's `output`, in order, each on its own, as
+/// [`crate::call::read`] reads the wire: a `function_call` item as a
+/// [`ToolCall`], a custom tool call as an [`UnreadableCall`]
+/// ([`Unreadable::FreeForm`]) at `/<i>` (its position in `output`). Other
+/// items (messages, reasoning, calls of built-in tools the provider ran
+/// itself) are not calls of the toolbox's tools and are not entries.
+pub fn responses_tool_calls<'a>(output: impl IntoIterator<Item = &'a OutputItem>) -> ReadCalls {
+    let entries = output
         .into_iter()
-        .filter_map(|item| match item {
-            OutputItem::FunctionCall(call) => Some(responses_function_call(call)),
-            _ => None,
+        .enumerate()
+        .filter_map(|(i, item)| {
+            let call = match item {
+                OutputItem::FunctionCall(call) => Ok(responses_function_call(call)),
+                OutputItem::CustomToolCall(custom) => Err(UnreadableCall {
+                    format: WireFormat::OpenAiResponses,
+                    entry: format!("/{i}"),
+                    id: Some(custom.call_id.clone()),
+                    name: Some(custom.name.clone()),
+                    reason: Unreadable::FreeForm {
+                        input: custom.input.clone(),
+                    },
+                    raw: serde_json::to_value(item).unwrap_or(Value::Null),
+                }),
+                _ => return None,
+            };
+            Some(CallEntry {
+                pointer: format!("/{i}"),
+                choice: None,
+                call,
+            })
         })
-        .collect()
+        .collect();
+    ReadCalls {
+        format: WireFormat::OpenAiResponses,
+        entries,
+    }
 }
 
 /// The text that answers a call: the body's output (a JSON string as its
@@ -255,25 +289,3 @@ pub fn responses_function_call_output(
         caller: None,
     }
 }
-
-/// A Chat Completions tool call that is not a function call (a custom
-/// tool's free-text input), so not a call a [`Toolbox`] can check.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotAFunctionCall {
-    /// The call's id.
-    pub id: String,
-    /// The custom tool the model called.
-    pub name: String,
-}
-
-impl fmt::Display for NotAFunctionCall {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "call `{}` to `{}` is a custom tool call (free-text input), not a function call",
-            self.id, self.name
-        )
-    }
-}
-
-impl std::error::Error for NotAFunctionCall {}

@@ -16,11 +16,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolargs::ToolArgs;
 use toolargs::async_openai::{
-    NotAFunctionCall, answer_text, chat_function_call, chat_tool_call, chat_tool_calls,
-    chat_tool_message, chat_tools, responses_function_call, responses_function_call_output,
-    responses_tool_calls, responses_tools,
+    answer_text, chat_function_call, chat_tool_calls, chat_tool_message, chat_tools,
+    responses_function_call, responses_function_call_output, responses_tool_calls, responses_tools,
 };
-use toolargs::call::{self, Arguments, ToolCall, WireFormat};
+use toolargs::call::{self, Arguments, Unreadable, WireFormat};
 use toolargs::export::{Dialect, Provider};
 use toolargs::rejection::{CallError, Rejection};
 use toolargs::toolbox::Toolbox;
@@ -232,7 +231,9 @@ fn message() -> ChatCompletionResponseMessage {
 #[test]
 fn every_call_of_a_message_in_order_as_the_wire_reader_reads_it() {
     let message = message();
-    let calls = chat_tool_calls(&message).expect("function calls only");
+    let calls = chat_tool_calls(&message)
+        .into_calls()
+        .expect("function calls only");
     let ids: Vec<Option<&str>> = calls.iter().map(|c| c.id.as_deref()).collect();
     assert_eq!(ids, [Some("call_a"), Some("call_b")]);
     // The same calls as toolargs' own reader of the wire format.
@@ -259,11 +260,13 @@ fn every_call_of_a_message_in_order_as_the_wire_reader_reads_it() {
 fn a_message_without_tool_calls_has_none() {
     let message: ChatCompletionResponseMessage =
         serde_json::from_value(json!({"role": "assistant", "content": "done"})).unwrap();
-    assert_eq!(chat_tool_calls(&message), Ok(Vec::new()));
+    let read = chat_tool_calls(&message);
+    assert_eq!(read.format, WireFormat::OpenAiChat);
+    assert!(read.entries.is_empty());
 }
 
 #[test]
-fn a_custom_tool_call_is_reported_not_dropped() {
+fn a_custom_tool_call_is_an_entry_of_its_own_not_dropped() {
     let message = ChatCompletionResponseMessage {
         tool_calls: Some(vec![
             ChatCompletionMessageToolCalls::Function(chat_call("call_a", "search", "{}")),
@@ -277,16 +280,29 @@ fn a_custom_tool_call_is_reported_not_dropped() {
         ]),
         ..ChatCompletionResponseMessage::default()
     };
-    assert!(chat_tool_call(&message.tool_calls.as_ref().unwrap()[0]).is_ok());
-    let error = chat_tool_calls(&message).expect_err("a custom call");
+    let read = chat_tool_calls(&message);
+    let pointers: Vec<&str> = read.entries.iter().map(|e| e.pointer.as_str()).collect();
+    assert_eq!(pointers, ["/tool_calls/0", "/tool_calls/1"]);
+    let [good, custom] =
+        <[_; 2]>::try_from(read.into_turn().expect("one turn")).expect("two entries");
+    // The function call is kept beside the custom one.
+    assert_eq!(good.expect("a function call").id.as_deref(), Some("call_a"));
+    let custom = custom.expect_err("a custom call");
+    assert_eq!(custom.format, WireFormat::OpenAiChat);
+    assert_eq!(custom.entry, "/tool_calls/1");
+    assert_eq!(custom.id.as_deref(), Some("call_c"));
+    assert_eq!(custom.name.as_deref(), Some("shell"));
     assert_eq!(
-        error,
-        NotAFunctionCall {
-            id: "call_c".into(),
-            name: "shell".into()
+        custom.reason,
+        Unreadable::FreeForm {
+            input: "ls -la".into()
         }
     );
-    assert!(error.to_string().contains("`shell`"), "{error}");
+    assert!(
+        custom.model_message().contains("`shell`"),
+        "{}",
+        custom.model_message()
+    );
 }
 
 #[test]
@@ -296,19 +312,27 @@ fn responses_function_calls_are_read_and_other_items_skipped() {
         {"type": "function_call", "id": "fc_1", "call_id": "call_r1", "name": "search",
          "arguments": "{\"query\": \"Tom &amp; Jerry\", \"limit\": \"5\"}", "status": "completed"},
         {"type": "function_call", "id": "fc_2", "call_id": "call_r2", "name": "search",
-         "arguments": "{\"query\": \"oak\", \"tags\": \"[\\\"ash\\\"]\"}"}
+         "arguments": "{\"query\": \"oak\", \"tags\": \"[\\\"ash\\\"]\"}"},
+        {"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_r3", "name": "shell",
+         "input": "ls -la"}
     ]))
     .expect("async-openai reads the output");
-    let calls = responses_tool_calls(&output);
+    let entries = responses_tool_calls(&output);
+    // Each entry as toolargs' own reader reads the same items.
+    let wire = call::read_value(
+        WireFormat::OpenAiResponses,
+        serde_json::to_value(&output).unwrap(),
+    )
+    .expect("wire entries");
+    assert_eq!(entries, wire);
+    let entries = entries.into_turn().expect("one turn");
+    let [refused, repaired, custom] = <[_; 3]>::try_from(entries).expect("three entries");
+    let custom = custom.expect_err("a custom call");
     assert_eq!(
-        calls,
-        call::from_value(
-            WireFormat::OpenAiResponses,
-            serde_json::to_value(&output).unwrap()
-        )
-        .expect("wire calls")
+        (custom.entry.as_str(), custom.id.as_deref()),
+        ("/3", Some("call_r3"))
     );
-    let [refused, repaired] = <[ToolCall; 2]>::try_from(calls).expect("two calls");
+    let (refused, repaired) = (refused.expect("a call"), repaired.expect("a call"));
     assert_eq!(refused.id.as_deref(), Some("call_r1"));
 
     let toolbox = toolbox(Dialect::Canonical);
