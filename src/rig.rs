@@ -68,9 +68,10 @@
 //!
 //! **Strict tools.** rig's OpenAI Responses wire can be told to send tools
 //! in strict mode (off by default); it then rewrites the schema it sends
-//! (every property required, optional ones nullable). The model is then
-//! shown a schema other than the one [`Checked`] checks: leave that option
-//! off for these tools, so the model sees [`parameters`] exactly.
+//! (every property required, `oneOf` merged into `anyOf`, `$ref` siblings
+//! removed). The model is then shown a schema other than the one
+//! [`Checked`] checks: leave that option off for these tools, so the model
+//! sees [`parameters`] exactly.
 
 use crate::{ArgsError, Parsed, Report, ToolArgs};
 use serde::de::{Deserialize, Deserializer, Error as _};

@@ -243,3 +243,55 @@ fn checked_reads_any_self_describing_input() {
         "{error}"
     );
 }
+
+/// Arguments with a rule past the schema: a syntax serde enforces.
+#[derive(Debug, Deserialize, Serialize, JsonSchema, ToolArgs)]
+struct Connect {
+    addr: std::net::Ipv4Addr,
+}
+
+struct Connector;
+
+impl Tool for Connector {
+    const NAME: &'static str = "connect";
+    type Args = Checked<Connect>;
+    type Output = String;
+    type Error = std::convert::Infallible;
+
+    fn description(&self) -> String {
+        "Connect to a host.".into()
+    }
+
+    fn parameters(&self) -> Value {
+        parameters::<Connect>()
+    }
+
+    async fn call(
+        &self,
+        _context: &mut ToolContext,
+        args: Self::Args,
+    ) -> Result<String, Self::Error> {
+        Ok(args.addr.to_string())
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn every_failing_path_reaches_the_model_in_its_own_words() {
+    let result = execute(&Connector, r#"{"addr": "10.0.0.1"}"#).await;
+    assert_eq!(result.output().as_text(), Some("10.0.0.1"));
+
+    // Valid for the schema, refused by serde: the pointer it refused.
+    let result = execute(&Connector, r#"{"addr": "10.0.0.999"}"#).await;
+    assert_eq!(
+        feedback(&result),
+        "failed to parse tool arguments: cannot deserialize `/addr`: invalid IPv4 address syntax"
+    );
+
+    // Not JSON at all: rig's parser answers before the pipeline runs.
+    let result = execute(&Connector, r#"{"addr": "#).await;
+    assert!(
+        feedback(&result).starts_with("failed to parse tool arguments: EOF"),
+        "{}",
+        feedback(&result)
+    );
+}
