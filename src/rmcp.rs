@@ -101,9 +101,7 @@ use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use std::borrow::Cow;
 use toolargs_core::rejection::{InvalidArguments, Rejection, SyntaxError, SyntaxKind};
-use toolargs_core::{
-    ArgsError, DEFAULT_MAX_DEPTH, NormalizeError, ToolArgs, Violation, Violations,
-};
+use toolargs_core::{ArgsError, DEFAULT_MAX_DEPTH, ToolArgs, Violation, Violations};
 
 /// The prefix rmcp's tool router looks for to answer an extractor's failure
 /// with a tool error (`isError: true`) instead of a protocol error.
@@ -188,7 +186,7 @@ pub fn rejection(tool: &str, error: ArgsError) -> Rejection {
             found: message.clone(),
             message,
         }]),
-        ArgsError::Limit(error) => Violations(vec![limit_violation(&error)]),
+        ArgsError::Limit(error) => Violations(vec![error.to_violation()]),
         ArgsError::Syntax(error) => {
             return Rejection::Syntax(SyntaxError {
                 kind: SyntaxKind::Arguments,
@@ -208,43 +206,6 @@ pub fn rejection(tool: &str, error: ArgsError) -> Rejection {
         }]),
     };
     Rejection::InvalidArguments(InvalidArguments::new(tool, violations))
-}
-
-/// A crossed normalization limit as a violation at its pointer.
-fn limit_violation(error: &NormalizeError) -> Violation {
-    let (pointer, keyword, expected, found) = match error {
-        NormalizeError::TooDeep { pointer, limit } => (
-            pointer.clone(),
-            "maxDepth",
-            format!("at most {limit} levels of nesting"),
-            "deeper nesting".to_owned(),
-        ),
-        NormalizeError::TooLarge { bytes, limit } => (
-            String::new(),
-            "maxBytes",
-            format!("at most {limit} bytes of arguments"),
-            format!("{bytes} bytes"),
-        ),
-        NormalizeError::PassBound { pointer, limit } => (
-            pointer.clone(),
-            "maxPasses",
-            format!("text that decodes within {limit} passes"),
-            "text still escaped after the last pass".to_owned(),
-        ),
-        other => (
-            String::new(),
-            "limit",
-            "arguments within the limits".to_owned(),
-            other.to_string(),
-        ),
-    };
-    Violation {
-        message: format!("expected {expected}, found {found}"),
-        pointer,
-        keyword: keyword.to_owned(),
-        expected,
-        found,
-    }
 }
 
 /// A tool error (`isError: true`) for a rejected call: the model message as

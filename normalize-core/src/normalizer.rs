@@ -158,6 +158,40 @@ pub enum NormalizeError {
     },
 }
 
+impl NormalizeError {
+    /// The crossed limit as a validation failure at its pointer, so a
+    /// caller (or a model) reads it like every other rejected argument.
+    pub fn to_violation(&self) -> crate::validate::Violation {
+        let (pointer, keyword, expected, found) = match self {
+            NormalizeError::TooDeep { pointer, limit } => (
+                pointer.clone(),
+                "maxDepth",
+                format!("at most {limit} levels of nesting"),
+                "deeper nesting".to_owned(),
+            ),
+            NormalizeError::TooLarge { bytes, limit } => (
+                String::new(),
+                "maxBytes",
+                format!("at most {limit} bytes of arguments"),
+                format!("{bytes} bytes"),
+            ),
+            NormalizeError::PassBound { pointer, limit } => (
+                pointer.clone(),
+                "maxPasses",
+                format!("text that decodes within {limit} passes"),
+                "text still escaped after the last pass".to_owned(),
+            ),
+        };
+        crate::validate::Violation {
+            message: format!("expected {expected}, found {found}"),
+            pointer,
+            keyword: keyword.to_owned(),
+            expected,
+            found,
+        }
+    }
+}
+
 /// A schema plan and options: normalizes any number of arguments values,
 /// from any number of threads.
 ///

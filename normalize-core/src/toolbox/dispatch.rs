@@ -4,7 +4,6 @@
 use super::Toolbox;
 use super::tool::{Tool, Typed};
 use crate::call::{Arguments, ToolCall};
-use crate::normalizer::NormalizeError;
 use crate::observe::{self, failure_records, repair_records};
 use crate::policy::{Decision, PolicyRequest};
 use crate::rejection::{
@@ -12,7 +11,7 @@ use crate::rejection::{
     UnknownTool,
 };
 use crate::report::Report;
-use crate::validate::{Violation, Violations};
+use crate::validate::Violations;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -102,7 +101,7 @@ impl<C: ?Sized> Toolbox<C> {
         // Text whose scan proved no repair can apply is not walked.
         let report = if may_need_repair {
             tool.normalize(&mut arguments, &self.options)
-                .map_err(|e| invalid(tool, limit_crossed(&e)))?
+                .map_err(|e| invalid(tool, Violations(vec![e.to_violation()])))?
         } else {
             Report::default()
         };
@@ -277,35 +276,4 @@ impl<C: ?Sized> Toolbox<C> {
 
 fn invalid(tool: &Tool, violations: Violations) -> CallError {
     InvalidArguments::new(tool.name.clone(), violations).into()
-}
-
-/// A normalization limit, reported like a validation failure at its path.
-fn limit_crossed(error: &NormalizeError) -> Violations {
-    let (pointer, keyword, expected, found) = match error {
-        NormalizeError::TooDeep { pointer, limit } => (
-            pointer.clone(),
-            "maxDepth",
-            format!("at most {limit} levels of nesting"),
-            "deeper nesting".to_owned(),
-        ),
-        NormalizeError::TooLarge { bytes, limit } => (
-            String::new(),
-            "maxBytes",
-            format!("at most {limit} bytes of arguments"),
-            format!("{bytes} bytes"),
-        ),
-        NormalizeError::PassBound { pointer, limit } => (
-            pointer.clone(),
-            "maxPasses",
-            format!("text that decodes within {limit} passes"),
-            "text still escaped after the last pass".to_owned(),
-        ),
-    };
-    Violations(vec![Violation {
-        message: format!("expected {expected}, found {found}"),
-        pointer,
-        keyword: keyword.to_owned(),
-        expected,
-        found,
-    }])
 }
