@@ -251,3 +251,20 @@ fn generic_types_cache_one_schema_per_instantiation() {
     assert_eq!(parsed.value.items, [1, 2]);
     assert!(Page::<u32>::from_model(r#"{"items": ["1"]}"#).is_err());
 }
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct AllOptional {
+    limit: Option<u32>,
+}
+
+#[test]
+fn empty_text_means_no_arguments_as_in_every_call_format() {
+    for text in ["", " \n\t\r "] {
+        assert_eq!(AllOptional::from_model(text).unwrap().value.limit, None);
+    }
+    // Other Unicode spaces are not JSON whitespace: still not JSON.
+    assert!(matches!(
+        AllOptional::from_model("\u{a0}\u{3000}"),
+        Err(toolargs::ArgsError::Syntax(_))
+    ));
+}

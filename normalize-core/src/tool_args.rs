@@ -59,7 +59,8 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
     }
 
     /// Parses, normalizes, validates and deserializes a model's arguments
-    /// with the default [`Options`].
+    /// with the default [`Options`]. Text that is empty or only JSON
+    /// whitespace means no arguments (`{}`), as in every call format.
     ///
     /// # Errors
     ///
@@ -80,8 +81,13 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
         let (mut value, may_need_repair) = match raw.into() {
             RawArgs::Text(text) => {
                 options.check_size(text.len()).map_err(ArgsError::Limit)?;
-                let (value, facts) = parse(text, options.max_depth)?;
-                (value, facts.may_need_repair)
+                if crate::call::is_json_whitespace(text) {
+                    // No arguments, as in every call format (`crate::call`).
+                    (Value::Object(serde_json::Map::new()), false)
+                } else {
+                    let (value, facts) = parse(text, options.max_depth)?;
+                    (value, facts.may_need_repair)
+                }
             }
             RawArgs::Value(value) => (value, true),
         };
