@@ -37,7 +37,7 @@
 //! itself: `additionalProperties: false` inside it would reject its
 //! composer's members (the tag of an internally tagged variant).
 
-use crate::plan::reference::ref_pointer;
+use crate::plan::reference::{child_pointer, ref_pointer};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -142,15 +142,6 @@ fn says_object(map: &Map<String, Value>) -> bool {
     }
 }
 
-fn push_token(pointer: &str, token: &str) -> String {
-    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
-    out.push_str(pointer);
-    out.push('/');
-    // Writing to a String cannot fail.
-    let _ = crate::path::write_token(&mut out, token);
-    out
-}
-
 /// Phase one: read the document, decide every edit.
 struct Closer<'s> {
     root: &'s Value,
@@ -189,7 +180,7 @@ impl<'s> Closer<'s> {
             for keyword in ["allOf", "anyOf", "oneOf"] {
                 if let Some(Value::Array(parts)) = map.get(keyword) {
                     for (i, part) in parts.iter().enumerate() {
-                        let pointer = push_token(&push_token(at, keyword), &i.to_string());
+                        let pointer = child_pointer(&child_pointer(at, keyword), &i.to_string());
                         self.mark_composed(&pointer, part, 0);
                     }
                 }
@@ -213,7 +204,7 @@ impl<'s> Closer<'s> {
         for keyword in ["allOf", "anyOf", "oneOf"] {
             if let Some(Value::Array(parts)) = map.get(keyword) {
                 for (i, part) in parts.iter().enumerate() {
-                    let pointer = push_token(&push_token(at, keyword), &i.to_string());
+                    let pointer = child_pointer(&child_pointer(at, keyword), &i.to_string());
                     self.mark_composed(&pointer, part, hops + 1);
                 }
             }
@@ -374,7 +365,7 @@ impl<'s> Closer<'s> {
             for keyword in UNIONS {
                 if let Some(Value::Array(branches)) = map.get(*keyword) {
                     for (i, branch) in branches.iter().enumerate() {
-                        let pointer = push_token(&push_token(at, keyword), &i.to_string());
+                        let pointer = child_pointer(&child_pointer(at, keyword), &i.to_string());
                         self.close_location(&pointer, branch, hops + 1);
                     }
                 }
@@ -425,9 +416,9 @@ fn for_each_subschema<'s>(
                     || matches!(keyword, "$defs" | "definitions" | "dependentSchemas") =>
             {
                 let moves = INTO_MEMBERS.contains(&keyword);
-                let base = push_token(at, keyword);
+                let base = child_pointer(at, keyword);
                 for (name, child) in children {
-                    f(push_token(&base, name), child, moves);
+                    f(child_pointer(&base, name), child, moves);
                 }
             }
             Value::Array(children)
@@ -435,18 +426,18 @@ fn for_each_subschema<'s>(
                     || matches!(keyword, "allOf" | "anyOf" | "oneOf") =>
             {
                 let moves = INTO_ITEMS.contains(&keyword);
-                let base = push_token(at, keyword);
+                let base = child_pointer(at, keyword);
                 for (i, child) in children.iter().enumerate() {
-                    f(push_token(&base, &i.to_string()), child, moves);
+                    f(child_pointer(&base, &i.to_string()), child, moves);
                 }
             }
             Value::Object(_) | Value::Bool(_) if INTO_CHILD.contains(&keyword) => {
-                f(push_token(at, keyword), value, true);
+                f(child_pointer(at, keyword), value, true);
             }
             Value::Object(_) | Value::Bool(_)
                 if matches!(keyword, "not" | "if" | "then" | "else" | "propertyNames") =>
             {
-                f(push_token(at, keyword), value, false);
+                f(child_pointer(at, keyword), value, false);
             }
             _ => {}
         }

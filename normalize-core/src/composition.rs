@@ -23,7 +23,7 @@
 //! [`MAX_FLATTEN_DEPTH`]); beyond it, or when parts disagree, a typed
 //! [`CompositionError`] says why, and each consumer decides what to do.
 
-use crate::plan::reference::{push_token, ref_pointer};
+use crate::plan::reference::{child_pointer, ref_pointer};
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, VecDeque};
 
@@ -279,12 +279,6 @@ struct Distributor<'r> {
     unions: Vec<UnionMet>,
 }
 
-fn token(pointer: &str, token: &str) -> String {
-    let mut out = pointer.to_owned();
-    push_token(&mut out, token);
-    out
-}
-
 impl Distributor<'_> {
     /// Every combination of one branch per union, each merged with `base`
     /// (branches that exclude `base` are left out: no value holds both).
@@ -450,7 +444,7 @@ impl Distributor<'_> {
                     }
                     unions.push_back(Queued {
                         src: format!("{src}/{key}"),
-                        at: token(at, keyword),
+                        at: child_pointer(at, keyword),
                         branches: branches.clone(),
                     });
                     Fit::Fits
@@ -549,7 +543,7 @@ fn merge_properties(into: &mut Merged, properties: &Map<String, Value>, at: &str
         match merged.get_mut(name) {
             None => {
                 merged.insert(name.clone(), member.clone());
-                let origin = token(&token(at, "properties"), name);
+                let origin = child_pointer(&child_pointer(at, "properties"), name);
                 into.member_origins.insert(name.clone(), origin);
                 if into.group > 0 {
                     into.member_groups.insert(name.clone(), into.group);

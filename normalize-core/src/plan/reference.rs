@@ -48,6 +48,14 @@ fn percent_decode(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// `pointer` extended by one reference token (RFC 6901 escaping).
+pub(crate) fn child_pointer(pointer: &str, token: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    out.push_str(pointer);
+    push_token(&mut out, token);
+    out
+}
+
 /// Appends one reference token to a JSON pointer, escaping `~` and `/`.
 pub(crate) fn push_token(pointer: &mut String, token: &str) {
     pointer.push('/');
