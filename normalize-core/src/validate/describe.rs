@@ -25,6 +25,9 @@ pub(super) fn push_violations(
     let keyword = error.kind().keyword().to_owned();
     let found = describe_value(error.instance());
     let keyword_at = error.schema_path().as_str();
+    if push_union_violations(schema, instance, error, out, declared_elsewhere) {
+        return;
+    }
     let (expected, message) = match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
@@ -122,55 +125,6 @@ pub(super) fn push_violations(
             let message = format!("expected {expected}, found {found}");
             (expected, message)
         }
-        ValidationErrorKind::AnyOf { .. } if alias_names(schema, keyword_at).is_some() => {
-            // A required field with aliases: one of its names must be there.
-            let names = alias_names(schema, keyword_at).unwrap_or_default();
-            let field = names.first().cloned().unwrap_or_default();
-            let others: Vec<String> = names.iter().skip(1).map(|n| format!("`{n}`")).collect();
-            out.push(Violation {
-                pointer: child_pointer(&pointer, &field),
-                keyword: "required".to_owned(),
-                expected: "a value (required)".to_owned(),
-                found: "nothing".to_owned(),
-                message: format!(
-                    "missing required field `{field}` (or its alias {})",
-                    others.join(" or ")
-                ),
-            });
-            return;
-        }
-        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context }
-            if shape_matching_branch(&pointer, context).is_some() =>
-        {
-            // One branch has the value's shape (`Filter` of `Filter | null`,
-            // the variant an externally tagged object names): its own errors
-            // say more than "matches no branch".
-            if let Some(errors) = shape_matching_branch(&pointer, context) {
-                for error in errors {
-                    push_violations(schema, instance, error, out, declared_elsewhere);
-                }
-            }
-            return;
-        }
-        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context }
-            if failing_tag(&pointer, context).is_some() =>
-        {
-            // Every variant refuses the same tag value: the tag is wrong.
-            if let Some((at, accepted)) = failing_tag(&pointer, context) {
-                let found = instance
-                    .pointer(&at)
-                    .map_or_else(|| "nothing".to_owned(), describe_value);
-                let expected = format!("one of {}", list(&accepted));
-                out.push(Violation {
-                    message: format!("expected {expected}, found {found}"),
-                    pointer: at,
-                    keyword: "const".to_owned(),
-                    expected,
-                    found,
-                });
-            }
-            return;
-        }
         ValidationErrorKind::AnyOf { .. }
         | ValidationErrorKind::OneOfNotValid { .. }
         | ValidationErrorKind::OneOfMultipleValid { .. } => {
@@ -210,6 +164,65 @@ pub(super) fn push_violations(
         found,
         message,
     });
+}
+
+/// A union that failed in a way one precise violation explains: a required
+/// field's aliases all missing, one branch of the value's shape (`Filter` of
+/// `Filter | null`, the variant an externally tagged object names) whose own
+/// errors say more than "matches no branch", or a tag every variant refuses.
+/// Whether it pushed them.
+fn push_union_violations(
+    schema: &Value,
+    instance: &Value,
+    error: &ValidationError<'_>,
+    out: &mut Vec<Violation>,
+    declared_elsewhere: &mut Vec<String>,
+) -> bool {
+    let pointer = error.instance_path().as_str();
+    let context = match error.kind() {
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+            context
+        }
+        _ => return false,
+    };
+    if matches!(error.kind(), ValidationErrorKind::AnyOf { .. }) {
+        if let Some(names) = alias_names(schema, error.schema_path().as_str()) {
+            let field = names.first().cloned().unwrap_or_default();
+            let others: Vec<String> = names.iter().skip(1).map(|n| format!("`{n}`")).collect();
+            out.push(Violation {
+                pointer: child_pointer(pointer, &field),
+                keyword: "required".to_owned(),
+                expected: "a value (required)".to_owned(),
+                found: "nothing".to_owned(),
+                message: format!(
+                    "missing required field `{field}` (or its alias {})",
+                    others.join(" or ")
+                ),
+            });
+            return true;
+        }
+    }
+    if let Some(errors) = shape_matching_branch(pointer, context) {
+        for error in errors {
+            push_violations(schema, instance, error, out, declared_elsewhere);
+        }
+        return true;
+    }
+    if let Some((at, accepted)) = failing_tag(pointer, context) {
+        let found = instance
+            .pointer(&at)
+            .map_or_else(|| "nothing".to_owned(), describe_value);
+        let expected = format!("one of {}", list(&accepted));
+        out.push(Violation {
+            message: format!("expected {expected}, found {found}"),
+            pointer: at,
+            keyword: "const".to_owned(),
+            expected,
+            found,
+        });
+        return true;
+    }
+    false
 }
 
 /// The one union branch that has the value's shape, if exactly one has: no
