@@ -99,16 +99,15 @@ impl Compiled {
 /// providers want `"type": "object"` at the root of a tool's schema. The
 /// definition stays, for the references inside it.
 fn inline_root_reference(schema: &mut Value) {
-    let Value::Object(root) = schema else { return };
-    let target = root
+    let definition = schema
         .get("$ref")
         .and_then(Value::as_str)
         .and_then(crate::plan::reference::ref_pointer)
         .filter(|pointer| !pointer.is_empty())
-        .and_then(|pointer| root.get("$defs").map(|_| pointer));
-    let Some(pointer) = target else { return };
-    let Some(Value::Object(definition)) = Value::Object(root.clone()).pointer(&pointer).cloned()
-    else {
+        .and_then(|pointer| schema.pointer(&pointer))
+        .and_then(Value::as_object)
+        .cloned();
+    let (Some(definition), Value::Object(root)) = (definition, schema) else {
         return;
     };
     root.remove("$ref");

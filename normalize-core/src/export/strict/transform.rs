@@ -132,17 +132,15 @@ impl<'r> Transform<'r> {
                 _ => None,
             };
             match (m.get("additionalProperties"), one_pattern) {
-                (Some(Value::Object(_)), None) => {
-                    return self.map_as_pairs(m, src, out, "additionalProperties", None);
+                (Some(values @ Value::Object(_)), None) => {
+                    let values_at = child(src, &["additionalProperties"]);
+                    return self.map_as_pairs(m, src, out, (values, &values_at), None);
                 }
                 // A map whose keys match a pattern (schemars' `BTreeMap<u32, _>`):
                 // pairs whose key carries the pattern.
-                (_, Some((pattern, _))) if closed => {
-                    let keyword = format!(
-                        "patternProperties/{}",
-                        pattern.replace('~', "~0").replace('/', "~1")
-                    );
-                    return self.map_as_pairs(m, src, out, &keyword, Some(pattern));
+                (_, Some((pattern, values))) if closed => {
+                    let values_at = child(src, &["patternProperties", pattern]);
+                    return self.map_as_pairs(m, src, out, (values, &values_at), Some(pattern));
                 }
                 (_, Some(_)) => {
                     return Err(Self::unrepresentable(
@@ -343,28 +341,22 @@ impl<'r> Transform<'r> {
         self.compose(m, src, out)
     }
 
-    /// A map as an array of `{key, value}` pairs. `value_at` is the pointer
-    /// (relative to `m`) of the values' schema; `key_pattern`, the pattern
-    /// keys must match, if any.
+    /// A map as an array of `{key, value}` pairs. `values` is the values'
+    /// schema and its pointer; `key_pattern`, the pattern keys must match,
+    /// if any.
     fn map_as_pairs(
         &mut self,
         m: &Map<String, Value>,
         src: &str,
         out: &str,
-        value_at: &str,
+        (values, values_at): (&Value, &str),
         key_pattern: Option<&str>,
     ) -> Result<Value, StrictError> {
         self.change(src, Change::MapAsPairs);
         self.maps.insert(out.to_owned());
-        let Some(value_schema) = Value::Object(m.clone())
-            .pointer(&format!("/{value_at}"))
-            .cloned()
-        else {
-            return Err(Self::unrepresentable(src, "a map without a value schema"));
-        };
         let value = self.node(
-            &value_schema,
-            &format!("{src}/{value_at}"),
+            values,
+            values_at,
             &child(out, &["items", "properties", "value"]),
         )?;
         let key = match key_pattern {
