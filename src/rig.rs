@@ -156,21 +156,10 @@ pub fn parameters<T: ToolArgs>() -> Value {
 /// the result is already attached to the model's call.
 pub fn model_message(error: &ArgsError) -> String {
     match error {
-        ArgsError::Invalid(violations) => {
-            let mut text = format!(
-                "The arguments do not match the tool's schema. Fix {} and call it again:",
-                if violations.len() == 1 {
-                    "this field"
-                } else {
-                    "these fields"
-                }
-            );
-            for violation in violations.iter() {
-                text.push_str("\n- ");
-                text.push_str(&violation.to_string());
-            }
-            text
-        }
+        ArgsError::Invalid(violations) => format!(
+            "The arguments do not match the tool's schema. {}",
+            violations.fix_request()
+        ),
         other => other.to_string(),
     }
 }

@@ -179,13 +179,9 @@ fn router_tool_error(rejection: &Rejection) -> ErrorData {
 pub fn rejection(tool: &str, error: ArgsError) -> Rejection {
     let violations = match error {
         ArgsError::Invalid(violations) => violations,
-        ArgsError::Deserialize { pointer, message } => Violations(vec![Violation {
-            pointer,
-            keyword: "deserialize".to_owned(),
-            expected: "a value the tool's type accepts".to_owned(),
-            found: message.clone(),
-            message,
-        }]),
+        ArgsError::Deserialize { pointer, message } => {
+            Violations(vec![Violation::refused_by_type(pointer, message)])
+        }
         ArgsError::Limit(error) => Violations(vec![error.to_violation()]),
         ArgsError::Syntax(error) => {
             return Rejection::Syntax(SyntaxError {

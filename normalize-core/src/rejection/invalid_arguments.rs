@@ -31,24 +31,11 @@ impl InvalidArguments {
     /// The message for the model's repair turn: one line per failing path,
     /// with what was expected and what was found.
     pub fn model_message(&self) -> String {
-        let mut text = format!(
-            "The arguments for `{}` do not match its schema. Fix {} and call it again:",
+        format!(
+            "The arguments for `{}` do not match its schema. {}",
             self.tool,
-            if self.violations.len() == 1 {
-                "this field"
-            } else {
-                "these fields"
-            }
-        );
-        for v in &self.violations {
-            let at = if v.pointer.is_empty() {
-                "(root)"
-            } else {
-                &v.pointer
-            };
-            text.push_str(&format!("\n- {at}: {}", v.message));
-        }
-        text
+            crate::validate::violation::fix_request(&self.violations)
+        )
     }
 }
 

@@ -113,7 +113,7 @@ where
     fn decode(&self, arguments: &Value) -> Result<Option<Typed>, Violation> {
         match crate::tool_args::deserialize_at::<T>(arguments) {
             Ok(typed) => Ok(Some(Box::new(typed))),
-            Err((pointer, message)) => Err(deserialize_violation(pointer, message)),
+            Err((pointer, message)) => Err(Violation::refused_by_type(pointer, message)),
         }
     }
 
@@ -156,15 +156,5 @@ fn finish<O: Serialize, E: Display>(result: Result<O, E>) -> Result<Value, Strin
         Ok(output) => serde_json::to_value(output)
             .map_err(|e| format!("the tool's result could not be serialized: {e}")),
         Err(error) => Err(error.to_string()),
-    }
-}
-
-fn deserialize_violation(pointer: String, message: String) -> Violation {
-    Violation {
-        pointer,
-        keyword: "deserialize".to_owned(),
-        expected: "a value the tool's type accepts".to_owned(),
-        found: message.clone(),
-        message,
     }
 }

@@ -7,7 +7,7 @@
 //! found. Nothing is coerced: `"20"` is a string, never the integer 20.
 
 mod describe;
-mod violation;
+pub(crate) mod violation;
 
 pub use violation::{Violation, Violations};
 

@@ -23,6 +23,20 @@ pub struct Violation {
     pub message: String,
 }
 
+impl Violation {
+    /// A value the schema allows but the Rust type refused (a custom
+    /// `Deserialize`, a rule the schema cannot express), at its pointer.
+    pub fn refused_by_type(pointer: String, message: String) -> Violation {
+        Violation {
+            pointer,
+            keyword: "deserialize".to_owned(),
+            expected: "a value the tool's type accepts".to_owned(),
+            found: message.clone(),
+            message,
+        }
+    }
+}
+
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let at = if self.pointer.is_empty() {
@@ -55,6 +69,31 @@ impl Violations {
     pub fn iter(&self) -> std::slice::Iter<'_, Violation> {
         self.0.iter()
     }
+}
+
+impl Violations {
+    /// The request a model reads after the sentence that names what failed:
+    /// "Fix this field and call it again:" and one line per pointer.
+    pub fn fix_request(&self) -> String {
+        fix_request(&self.0)
+    }
+}
+
+/// [`Violations::fix_request`] over a slice.
+pub(crate) fn fix_request(violations: &[Violation]) -> String {
+    let mut text = format!(
+        "Fix {} and call it again:",
+        if violations.len() == 1 {
+            "this field"
+        } else {
+            "these fields"
+        }
+    );
+    for violation in violations {
+        text.push_str("\n- ");
+        text.push_str(&violation.to_string());
+    }
+    text
 }
 
 impl fmt::Display for Violations {
