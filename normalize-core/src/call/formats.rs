@@ -147,15 +147,8 @@ impl Reader {
     /// An assistant message (or any message of a transcript: only an
     /// assistant's holds calls).
     fn chat_message(&mut self, mut map: Map<String, Value>, at: String) {
-        match map.remove("tool_calls") {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(calls)) => {
-                let list_at = child(&at, "tool_calls");
-                for (i, call) in calls.into_iter().enumerate() {
-                    self.chat_entry(call, index(&list_at, i));
-                }
-            }
-            Some(other) => self.expected(other, child(&at, "tool_calls"), "a list"),
+        if let Some(calls) = map.remove("tool_calls") {
+            self.each(calls, child(&at, "tool_calls"), "a list", Self::chat_entry);
         }
         // The deprecated single `function_call` of an assistant message
         // (the SDKs still write it, as `null` when unused).
@@ -203,16 +196,7 @@ impl Reader {
         // (A `function_call_output` item also has an `output`, its result.)
         if !map.contains_key("type") {
             if let Some(output) = map.remove("output") {
-                match output {
-                    Value::Null => {}
-                    Value::Array(items) => {
-                        let list_at = child(&at, "output");
-                        for (i, item) in items.into_iter().enumerate() {
-                            self.any(item, index(&list_at, i));
-                        }
-                    }
-                    other => self.expected(other, child(&at, "output"), "a list"),
-                }
+                self.each(output, child(&at, "output"), "a list", Self::any);
                 return;
             }
         }
@@ -245,20 +229,17 @@ impl Reader {
 
     fn anthropic(&mut self, mut map: Map<String, Value>, at: String) {
         if let Some(content) = map.remove("content") {
-            match content {
-                // Text content (`{"role": "user", "content": "hi"}`) holds
-                // no tool calls; neither does an empty one.
-                Value::String(_) | Value::Null => {}
-                Value::Array(blocks) => {
-                    let list_at = child(&at, "content");
-                    for (i, block) in blocks.into_iter().enumerate() {
-                        match block {
-                            Value::Object(block) => self.anthropic_block(block, index(&list_at, i)),
-                            other => self.expected(other, index(&list_at, i), "a content block"),
-                        }
-                    }
-                }
-                other => self.expected(other, child(&at, "content"), "a list or text"),
+            // Text content (`{"role": "user", "content": "hi"}`) holds
+            // no tool calls; neither does an empty one.
+            if !content.is_string() {
+                self.each(
+                    content,
+                    child(&at, "content"),
+                    "a list or text",
+                    |r, block, at| {
+                        r.object_element(block, at, "a content block", Self::anthropic_block);
+                    },
+                );
             }
             return;
         }
@@ -306,19 +287,9 @@ impl Reader {
             return;
         }
         if let Some(parts) = map.remove("parts") {
-            match parts {
-                Value::Null => {}
-                Value::Array(parts) => {
-                    let list_at = child(&at, "parts");
-                    for (i, part) in parts.into_iter().enumerate() {
-                        match part {
-                            Value::Object(part) => self.gemini_part(part, index(&list_at, i)),
-                            other => self.expected(other, index(&list_at, i), "a part object"),
-                        }
-                    }
-                }
-                other => self.expected(other, child(&at, "parts"), "a list"),
-            }
+            self.each(parts, child(&at, "parts"), "a list", |r, part, at| {
+                r.object_element(part, at, "a part object", Self::gemini_part);
+            });
             return;
         }
         self.gemini_part(map, at);
@@ -475,6 +446,41 @@ impl Reader {
                 self.push(at, Ok(call));
             }
             Err(fault) => self.refuse(Value::Object(map), at, fault),
+        }
+    }
+
+    /// Each element of the list `list` (at `at`) visited in turn; `null`
+    /// holds nothing; any other value is refused as not `what`.
+    fn each(
+        &mut self,
+        list: Value,
+        at: String,
+        what: &str,
+        mut visit: impl FnMut(&mut Self, Value, String),
+    ) {
+        match list {
+            Value::Null => {}
+            Value::Array(items) => {
+                for (i, item) in items.into_iter().enumerate() {
+                    visit(self, item, index(&at, i));
+                }
+            }
+            other => self.expected(other, at, what),
+        }
+    }
+
+    /// `visit` for an element that must be an object (else refused as not
+    /// `what`).
+    fn object_element(
+        &mut self,
+        item: Value,
+        at: String,
+        what: &str,
+        visit: impl FnOnce(&mut Self, Map<String, Value>, String),
+    ) {
+        match item {
+            Value::Object(map) => visit(self, map, at),
+            other => self.expected(other, at, what),
         }
     }
 
