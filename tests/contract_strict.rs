@@ -73,10 +73,6 @@
 //! that meets both. Generated values serde does not round-trip are skipped
 //! as in the canonical contract.
 //!
-//! **Known bugs** in `normalize-core` are listed in [`KNOWN_BUGS`] with the
-//! mark every failing case must carry: such a type must still fail, and only
-//! that way (a fix makes the entry stale and the test says so).
-//!
 //! Each type has its own test (`CASES` cases); `strict_contract_summary`
 //! runs all of them (`SUMMARY_CASES` each), prints the table (types
 //! representable or not, with the reasons; cases per branch; skips) and
@@ -1029,37 +1025,9 @@ fn report(name: &str, registration: &Registration, outcome: &Outcome) -> String 
     }
 }
 
-/// Types that break the strict contract today, for a reason in
-/// `normalize-core` (reported, not fixed here), with what every failing case
-/// must show. Such a type must still fail (else the entry is stale), and only
-/// that way.
-const KNOWN_BUGS: &[(&str, &str, &str)] = &[];
-
-/// The verdict on one type: its failures (none, or exactly its known bug),
-/// and, for a representable type, every branch ran.
+/// The verdict on one type: no failure, and, for a representable type,
+/// every branch ran.
 fn judge(name: &str, registration: &Registration, outcome: &Outcome) -> Result<(), String> {
-    if let Some((_, bug, mark)) = KNOWN_BUGS.iter().find(|(n, _, _)| *n == name) {
-        if outcome.failures.is_empty() {
-            return Err(format!(
-                "{name}: the known bug no longer shows ({bug}); remove it from KNOWN_BUGS"
-            ));
-        }
-        if let Some((seed, problem)) = outcome
-            .failures
-            .iter()
-            .find(|(_, p)| !p.contains(mark) || !p.contains("refused by the strict schema"))
-        {
-            return Err(format!(
-                "{name}: a failure other than the known bug ({bug}), seed {seed:#x}:\n{problem}"
-            ));
-        }
-        eprintln!(
-            "{name}: KNOWN BUG, {} of {} cases: {bug}",
-            outcome.failures.len(),
-            outcome.cases
-        );
-        return Ok(());
-    }
     if !outcome.failures.is_empty() {
         return Err(describe(name, outcome));
     }
