@@ -1,6 +1,9 @@
 //! Allocation accounting with a counting global allocator: normalizing clean
 //! arguments allocates nothing, and each repair costs a small, bounded number
-//! of allocations.
+//! of allocations. What the plan adds to a walk stays off the heap too:
+//! `patternProperties` keys matched by the validator's engine (after the
+//! first call on a thread has sized the engine's per-thread buffers), and
+//! verbatim locations looked up through `$ref` and unions.
 //!
 //! Everything runs in one `#[test]` so no other test thread allocates while
 //! the counter is read.
@@ -8,7 +11,7 @@
 use serde_json::{Value, json};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use toolargs::Normalizer;
+use toolargs::{Normalizer, VERBATIM_KEYWORD};
 
 struct Counting;
 
@@ -73,6 +76,8 @@ fn search_schema() -> Value {
 
 #[test]
 fn allocation_accounting() {
+    clean_pattern_members_allocate_nothing();
+    clean_verbatim_members_allocate_nothing();
     let normalizer = Normalizer::compile(&search_schema()).unwrap();
     let mut clean = json!({
         "query": "rust AT&T json schema",
@@ -122,4 +127,62 @@ fn allocation_accounting() {
     });
     eprintln!("decoding a two-element array: {n} allocations");
     assert!(n <= 6, "decoding a two-element array took {n} allocations");
+}
+
+fn clean_verbatim_members_allocate_nothing() {
+    let normalizer = Normalizer::compile(&json!({
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "content": {"anyOf": [{"$ref": "#/$defs/Html"}, {"type": "null"}]},
+            "parts": {"type": "array", "items": {"$ref": "#/$defs/Html"}}
+        },
+        "$defs": {"Html": {"type": "string", VERBATIM_KEYWORD: true}}
+    }))
+    .unwrap();
+    // Verbatim strings may hold references: they are left alone, which
+    // costs nothing either.
+    let mut args = json!({
+        "path": "notes/index.html",
+        "content": "&lt;p&gt;Tom &amp; Jerry&lt;/p&gt;",
+        "parts": ["&lt;br&gt;", "plain"]
+    });
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    for _ in 0..100 {
+        let report = normalizer.normalize(&mut args).unwrap();
+        assert!(report.repairs.is_empty());
+    }
+    let allocations = ALLOCATIONS.load(Ordering::SeqCst) - before;
+    assert_eq!(allocations, 0, "clean verbatim members allocated");
+}
+
+fn clean_pattern_members_allocate_nothing() {
+    let normalizer = Normalizer::compile(&json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "patternProperties": {
+            r"^\d+$": {"type": "array", "items": {"type": "string"}},
+            "^(?!x-)[a-z_]+$": {"type": "integer"},
+            "^x-": {"type": "string"}
+        },
+        "additionalProperties": {"type": "boolean"}
+    }))
+    .unwrap();
+    let mut args = json!({
+        "name": "plain",
+        "3": ["a", "b"],
+        "\u{663}": true,
+        "count_of_things": 4,
+        "x-trace-identifier": "abc",
+        "UPPER": false
+    });
+    // Warm-up: sizes the per-thread buffers the matcher lends names through.
+    normalizer.normalize(&mut args).unwrap();
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    for _ in 0..100 {
+        let report = normalizer.normalize(&mut args).unwrap();
+        assert!(report.repairs.is_empty());
+    }
+    let allocations = ALLOCATIONS.load(Ordering::SeqCst) - before;
+    assert_eq!(allocations, 0, "clean pattern members allocated");
 }
