@@ -10,9 +10,9 @@
 //!   written, whenever the validator rejects it too;
 //! - (c) `not_enforced()` is exactly what is listed here.
 
-use llguidance::api::TopLevelGrammar;
-use llguidance::toktrie::ApproximateTokEnv;
-use llguidance::{Matcher, ParserFactory};
+mod engine;
+
+use engine::Engine;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
@@ -248,43 +248,6 @@ fn generate<T>(strategy: impl Strategy<Value = T>, count: usize) -> Vec<T> {
 
 // ---- the engine ----
 
-/// One Lark grammar loaded into llguidance (see tests/grammar_engine.rs).
-struct Engine {
-    matcher: Matcher,
-}
-
-impl Engine {
-    fn new(lark: &str) -> Self {
-        let mut factory =
-            ParserFactory::new_simple(&ApproximateTokEnv::single_byte_env()).expect("factory");
-        factory.quiet();
-        let parser = factory.create_parser(TopLevelGrammar::from_lark(lark.to_owned()));
-        let mut matcher = Matcher::new(parser);
-        assert!(
-            !matcher.is_error(),
-            "llguidance refused the grammar: {:?}\n{lark}",
-            matcher.get_error()
-        );
-        assert!(matcher.grammar_warnings().is_empty(), "{lark}");
-        Self { matcher }
-    }
-
-    /// Whether a model may write exactly `text`, byte by byte.
-    fn accepts(&mut self, text: &str) -> bool {
-        self.matcher.reset().expect("reset");
-        for byte in text.bytes() {
-            let consumed = self
-                .matcher
-                .try_consume_tokens(&[u32::from(byte)])
-                .expect("engine error");
-            if consumed != 1 {
-                return false;
-            }
-        }
-        self.matcher.is_accepting().expect("engine error")
-    }
-}
-
 // ---- mutations ----
 
 /// Every object in `value`, by JSON pointer.
@@ -353,7 +316,7 @@ fn check(name: &str, schema: &Value, values: &[Value]) -> Counts {
     let grammar = Grammar::from_schema(schema).unwrap_or_else(|e| panic!("{name}: {e}"));
     let lark = grammar.lark();
     assert!(grammar.gbnf().starts_with("root ::= "), "{name}");
-    let mut engine = Engine::new(&lark);
+    let mut engine = Engine::for_lark(&lark);
     let validator = jsonschema::validator_for(schema).expect("validator");
     let mut known = BTreeMap::new();
     values.iter().for_each(|v| members(v, &mut known));
@@ -528,7 +491,7 @@ fn the_example_compiles_every_part_closed() {
         ])
     );
     let grammar = Grammar::from_schema(schema).expect("grammar");
-    let mut engine = Engine::new(&grammar.lark());
+    let mut engine = Engine::for_lark(&grammar.lark());
     // The alias is valid input, but the grammar writes the wire name only.
     let with_alias = json!({"cmd": {"type": "Stop"}, "args": {"query": "q"}, "to": "t", "kind": "Sms", "phone": "1", "n": "x"});
     assert!(jsonschema::is_valid(schema, &with_alias));
@@ -656,7 +619,7 @@ fn whole_call_grammars_compile_the_same_way() {
             "{name}"
         );
     }
-    let mut engine = Engine::new(&calls.lark());
+    let mut engine = Engine::for_lark(&calls.lark());
     for root in serialized(&root_values()) {
         let call = format!(r#"{{"name":"root","arguments":{root}}}"#);
         assert!(engine.accepts(&call), "{call}");
@@ -681,7 +644,7 @@ fn whole_call_grammars_compile_the_same_way() {
                 .not_enforced()
         )
     );
-    let mut engine = Engine::new(&grammar.lark());
+    let mut engine = Engine::for_lark(&grammar.lark());
     let text = r#"{"name":"root","arguments":{"cmd":{"type":"Move","x":1,"y":2},"args":{"query":"q"},"to":"t","kind":"Email","addr":"a","name":"x"}}"#;
     assert!(engine.accepts(text));
     let other_variant = r#"{"name":"root","arguments":{"cmd":{"type":"Move","x":1,"y":2},"args":{"query":"q"},"to":"t","kind":"Email","phone":"a","name":"x"}}"#;
@@ -756,7 +719,7 @@ fn parts_that_disagree_are_compiled_one_by_one_and_reported() {
             .map(|(p, k)| ((*p).to_owned(), (*k).to_owned()))
             .collect::<Vec<_>>()
     );
-    let mut engine = Engine::new(&Grammar::from_schema(&schema).expect("grammar").lark());
+    let mut engine = Engine::for_lark(&Grammar::from_schema(&schema).expect("grammar").lark());
     assert!(engine.accepts(r#"{"a":"x"}"#));
 }
 
@@ -780,7 +743,7 @@ fn compositions_beyond_the_bounds_are_compiled_one_by_one_and_reported() {
         .collect();
     let schema = json!({"type": "object", "allOf": unions, "unevaluatedProperties": false});
     assert_eq!(not_enforced(&schema), Vec::<(String, String)>::new());
-    let mut engine = Engine::new(&Grammar::from_schema(&schema).expect("grammar").lark());
+    let mut engine = Engine::for_lark(&Grammar::from_schema(&schema).expect("grammar").lark());
     let call = r#"{"p0":"a","p3":"b","p4":"c","p7":"d","p8":"e","p11":"f"}"#;
     assert!(jsonschema::is_valid(
         &schema,
@@ -804,7 +767,7 @@ fn parts_that_exclude_each_other_admit_nothing() {
         "required": ["a"],
         "additionalProperties": false
     });
-    let mut engine = Engine::new(&Grammar::from_schema(&schema).expect("grammar").lark());
+    let mut engine = Engine::for_lark(&Grammar::from_schema(&schema).expect("grammar").lark());
     assert!(engine.accepts(r#"{"a":"x"}"#));
     assert!(!engine.accepts(r#"{"a":"x","never":"y"}"#));
     assert!(!engine.accepts(r#"{"a":"x","never":1}"#));
@@ -853,7 +816,7 @@ fn a_flattened_internally_tagged_newtype_variant_compiles_closed() {
         ])
     );
     // The newtype variant's own members, with its tag, never another's.
-    let mut engine = Engine::new(&Grammar::from_schema(schema).expect("grammar").lark());
+    let mut engine = Engine::for_lark(&Grammar::from_schema(schema).expect("grammar").lark());
     assert!(engine.accepts(r#"{"to":"t","type":"Search","query":"q","limit":1}"#));
     assert!(!engine.accepts(r#"{"to":"t","type":"Search","query":"q","x":1}"#));
     assert!(!engine.accepts(r#"{"to":"t","type":"Stop","query":"q"}"#));
@@ -876,7 +839,7 @@ fn a_part_closed_on_its_own_members_is_reported() {
         not_enforced(&schema),
         [(String::new(), "additionalProperties".to_owned())]
     );
-    let mut engine = Engine::new(&Grammar::from_schema(&schema).expect("grammar").lark());
+    let mut engine = Engine::for_lark(&Grammar::from_schema(&schema).expect("grammar").lark());
     assert!(engine.accepts(r#"{"a":"x","b":"y"}"#));
     assert!(!engine.accepts(r#"{"a":"x","b":"y","c":"z"}"#));
     // Closed where used instead: nothing to report.

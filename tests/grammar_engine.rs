@@ -11,9 +11,9 @@
 //!   number, unknown tool name) must be rejected, unless the validator's
 //!   failing keyword is one the grammar's report lists as not enforced.
 
-use llguidance::api::TopLevelGrammar;
-use llguidance::toktrie::ApproximateTokEnv;
-use llguidance::{Matcher, ParserFactory};
+mod engine;
+
+use engine::{Engine, factory};
 use proptest::prelude::Rng;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
@@ -259,53 +259,6 @@ fn schemas() -> Vec<(&'static str, Value)> {
             }),
         ),
     ]
-}
-
-/// One Lark grammar loaded into llguidance, reusable across inputs.
-struct Engine {
-    matcher: Matcher,
-}
-
-impl Engine {
-    fn new(factory: &ParserFactory, lark: &str) -> Self {
-        let parser = factory.create_parser(TopLevelGrammar::from_lark(lark.to_owned()));
-        let mut matcher = Matcher::new(parser);
-        assert!(
-            !matcher.is_error(),
-            "llguidance refused the grammar: {:?}\n{lark}",
-            matcher.get_error()
-        );
-        let warnings = matcher.grammar_warnings();
-        assert!(
-            warnings.is_empty(),
-            "grammar warnings: {warnings:?}\n{lark}"
-        );
-        Self { matcher }
-    }
-
-    /// Whether the engine lets a model write exactly `text`: each byte is a
-    /// token the grammar allows at that point, and the grammar may end
-    /// after the last one.
-    fn accepts(&mut self, text: &str) -> bool {
-        self.matcher.reset().expect("reset");
-        for byte in text.bytes() {
-            let consumed = self
-                .matcher
-                .try_consume_tokens(&[u32::from(byte)])
-                .expect("engine error");
-            if consumed != 1 {
-                return false;
-            }
-        }
-        self.matcher.is_accepting().expect("engine error")
-    }
-}
-
-fn factory() -> ParserFactory {
-    let mut factory =
-        ParserFactory::new_simple(&ApproximateTokEnv::single_byte_env()).expect("factory");
-    factory.quiet();
-    factory
 }
 
 /// Generates values valid under a schema (the subset of keywords the test
