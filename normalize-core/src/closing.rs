@@ -39,7 +39,8 @@
 
 use crate::plan::reference::{child_pointer, ref_pointer};
 use serde_json::{Map, Value};
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 /// Keywords that move validation to a member or an item of the value.
 const INTO_MEMBERS: &[&str] = &["properties", "patternProperties"];
@@ -150,6 +151,10 @@ struct Closer<'s> {
     /// Definitions already closed as locations of their own.
     done: HashSet<String>,
     edits: Vec<(String, &'static str)>,
+    /// [`Closer::declares_members`] and [`Closer::closable`] per node (by
+    /// address in the borrowed document); `None` while being answered.
+    declares: RefCell<HashMap<usize, Option<bool>>>,
+    closables: RefCell<HashMap<usize, Option<Closable>>>,
 }
 
 impl<'s> Closer<'s> {
@@ -159,6 +164,8 @@ impl<'s> Closer<'s> {
             composed: HashSet::new(),
             done: HashSet::new(),
             edits: Vec::new(),
+            declares: RefCell::default(),
+            closables: RefCell::default(),
         };
         closer.find_composed("", root);
         closer
@@ -221,13 +228,10 @@ impl<'s> Closer<'s> {
                 || says_object(map),
         );
         if let Some((_, target)) = self.resolve(map) {
-            parts += usize::from(self.declares_members(target, 0));
+            parts += usize::from(self.declares_members(target));
         }
         if let Some(Value::Array(branches)) = map.get("allOf") {
-            parts += branches
-                .iter()
-                .filter(|b| self.declares_members(b, 0))
-                .count();
+            parts += branches.iter().filter(|b| self.declares_members(b)).count();
         }
         let union_declares = UNIONS.iter().any(|k| self.keyword_declares(map, k));
         parts + usize::from(union_declares)
@@ -238,37 +242,57 @@ impl<'s> Closer<'s> {
     fn keyword_declares(&self, map: &Map<String, Value>, keyword: &str) -> bool {
         map.get(keyword)
             .and_then(Value::as_array)
-            .is_some_and(|branches| branches.iter().any(|b| self.declares_members(b, 0)))
+            .is_some_and(|branches| branches.iter().any(|b| self.declares_members(b)))
     }
 
     /// Whether `node` (through references and compositions) says anything
-    /// about the members of an object.
-    fn declares_members(&self, node: &Value, hops: usize) -> bool {
+    /// about the members of an object. Each node is answered once (shared
+    /// definitions would otherwise be walked once per path to them); a
+    /// reference cycle counts as declaring.
+    fn declares_members(&self, node: &Value) -> bool {
+        let key = std::ptr::from_ref(node) as usize;
+        if let Some(known) = self.declares.borrow().get(&key) {
+            return known.unwrap_or(true);
+        }
+        self.declares.borrow_mut().insert(key, None);
+        let answer = self.declares_members_of(node);
+        self.declares.borrow_mut().insert(key, Some(answer));
+        answer
+    }
+
+    fn declares_members_of(&self, node: &Value) -> bool {
         let Value::Object(map) = node else {
             return false;
         };
-        if hops > MAX_HOPS {
-            return true;
-        }
         if INTO_MEMBERS.iter().any(|k| map.contains_key(*k)) || is_decided(map) || says_object(map)
         {
             return true;
         }
         if let Some((_, target)) = self.resolve(map) {
-            if self.declares_members(target, hops + 1) {
+            if self.declares_members(target) {
                 return true;
             }
         }
-        ["allOf", "anyOf", "oneOf"].iter().any(|k| {
-            map.get(*k)
-                .and_then(Value::as_array)
-                .is_some_and(|bs| bs.iter().any(|b| self.declares_members(b, hops + 1)))
-        })
+        ["allOf", "anyOf", "oneOf"]
+            .iter()
+            .any(|k| self.keyword_declares(map, k))
     }
 
     /// Whether the value a location holds, if it is an object, is a struct:
     /// some part describes a struct and no part lets any member through.
-    fn closable(&self, node: &Value, hops: usize) -> Closable {
+    /// Each node is answered once; a reference cycle counts as open.
+    fn closable(&self, node: &Value) -> Closable {
+        let key = std::ptr::from_ref(node) as usize;
+        if let Some(known) = self.closables.borrow().get(&key) {
+            return known.unwrap_or(Closable::Open);
+        }
+        self.closables.borrow_mut().insert(key, None);
+        let answer = self.closable_of(node);
+        self.closables.borrow_mut().insert(key, Some(answer));
+        answer
+    }
+
+    fn closable_of(&self, node: &Value) -> Closable {
         let Value::Object(map) = node else {
             return if node == &Value::Bool(true) {
                 Closable::Open
@@ -276,9 +300,6 @@ impl<'s> Closer<'s> {
                 Closable::Nothing
             };
         };
-        if hops > MAX_HOPS {
-            return Closable::Open;
-        }
         if is_decided(map) {
             let open = ["additionalProperties", "unevaluatedProperties"]
                 .iter()
@@ -302,12 +323,12 @@ impl<'s> Closer<'s> {
             Closable::Nothing
         };
         if let Some((_, target)) = self.resolve(map) {
-            found = found.and(self.closable(target, hops + 1));
+            found = found.and(self.closable(target));
         }
         for keyword in ["allOf", "anyOf", "oneOf"] {
             if let Some(Value::Array(parts)) = map.get(keyword) {
                 for part in parts {
-                    found = found.and(self.closable(part, hops + 1));
+                    found = found.and(self.closable(part));
                 }
             }
         }
@@ -351,7 +372,7 @@ impl<'s> Closer<'s> {
                 return;
             };
             if self.composed.contains(&pointer) {
-                if self.closable(target, 0) == Closable::Struct {
+                if self.closable(target) == Closable::Struct {
                     self.edits.push((at.to_owned(), "unevaluatedProperties"));
                 }
             } else if self.done.insert(pointer.clone()) {
@@ -372,7 +393,7 @@ impl<'s> Closer<'s> {
             }
             return;
         }
-        if self.closable(node, 0) == Closable::Struct {
+        if self.closable(node) == Closable::Struct {
             self.edits.push((at.to_owned(), "unevaluatedProperties"));
         }
     }

@@ -122,3 +122,28 @@ fn closing_is_idempotent_and_survives_cycles() {
     assert_eq!(once["$defs"]["Node"]["additionalProperties"], false);
     assert_eq!(closed(once.clone()), once);
 }
+
+#[test]
+fn shared_definitions_are_read_once_not_once_per_path() {
+    // Forty levels of unions whose two branches name the same definition:
+    // 2^40 paths to the struct at the bottom, forty definitions.
+    let mut defs = serde_json::Map::new();
+    for i in 0..40 {
+        let next = format!("#/$defs/D{}", i + 1);
+        defs.insert(
+            format!("D{i}"),
+            json!({"anyOf": [{"$ref": next}, {"$ref": next}], "properties": {}}),
+        );
+    }
+    defs.insert(
+        "D40".to_owned(),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+    );
+    let schema = closed(json!({
+        "type": "object",
+        "properties": {"top": {"$ref": "#/$defs/D0"}},
+        "$defs": defs
+    }));
+    assert_eq!(schema["additionalProperties"], false);
+    assert_eq!(schema["$defs"]["D0"]["unevaluatedProperties"], false);
+}
