@@ -43,6 +43,7 @@ pub mod policy;
 pub mod rejection;
 mod report;
 pub mod splice;
+pub mod stream;
 pub mod tool_args;
 pub mod toolbox;
 pub mod validate;
