@@ -1,0 +1,279 @@
+//! `toolargs normalize`: RT-TOOL-8 for logs, other languages and
+//! conformance runs (also `cargo run --example normalize`, which shares this
+//! code).
+//!
+//! * `--schema`: each line is an arguments value; the output line is the
+//!   normalized value, byte-identical to the input except where a repair was
+//!   made. A line that is not JSON yields `{"error": "line N: ..."}` on
+//!   stdout and the same message on stderr, and processing continues.
+//! * `--cases`: each line is `{"id"?, "schema", "arguments", "options"?}`
+//!   (other keys ignored); the output is `{"id": ..., "arguments": ...,
+//!   "repairs": [...]}` (plus `"repairs_omitted": K` when `--max-repairs`
+//!   cut the list) or `{"id": ..., "error": "line N: ..."}`.
+
+use crate::fatal::Fatal;
+use crate::lines::{self, Body, Line, LineArgs, Process};
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::io::Write;
+use std::path::PathBuf;
+use toolargs::{
+    DEFAULT_MAX_BYTES, EntityMode, Normalizer, Options, Report, json_text, splice::splice,
+};
+
+/// Nesting accepted in an input line (and in the JSON its strings decode to).
+/// Deep enough for any real call; the processing threads' stacks are sized
+/// for it.
+pub const MAX_DEPTH: usize = 10_000;
+
+/// Repairs listed per case by default: a log line with a thousand repairs
+/// is already one to read by hand, and a hostile line can hold millions (each
+/// with a pointer as long as its depth), so the report is cut, not the work.
+pub const DEFAULT_MAX_REPAIRS: usize = 1_000;
+
+/// Normalize JSON Lines of tool arguments (RT-TOOL-8); one output line per
+/// input line, in order.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["schema", "cases"])))]
+pub struct NormalizeArgs {
+    /// Each line is an arguments value, normalized against this JSON Schema
+    /// and written back byte for byte except where a repair was made.
+    #[arg(long, value_name = "SCHEMA.json")]
+    pub schema: Option<PathBuf>,
+    /// Each line is a case `{"id"?, "schema", "arguments", "options"?}`;
+    /// writes `{"id", "arguments", "repairs"}` or `{"id", "error"}`.
+    #[arg(long)]
+    pub cases: bool,
+    /// How legacy references without `;` are read: `attribute` (the HTML
+    /// attribute-value rule) or `text`. With --cases, a case's own
+    /// `options.entities` wins.
+    #[arg(long, value_name = "MODE", default_value = "attribute")]
+    pub entities: EntityMode,
+    /// Decoding passes per string (default 8). With --cases, a case's own
+    /// `options.max_passes` wins.
+    #[arg(long, value_name = "N")]
+    pub max_passes: Option<u32>,
+    /// Longest line accepted, in bytes (line ending excluded); a longer line
+    /// is skipped without being read into memory and gets an error line.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
+    /// With --cases: list at most N repairs per case; the output object then
+    /// says how many were left out (`"repairs_omitted": K`).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_REPAIRS)]
+    pub max_repairs: usize,
+    #[command(flatten)]
+    pub lines: LineArgs,
+}
+
+/// Runs the subcommand; `Ok(false)` when a line was an error line.
+///
+/// # Errors
+///
+/// The schema cannot be read or compiled, or reading or writing failed.
+pub fn run(args: &NormalizeArgs, name: &'static str, out: &mut dyn Write) -> Result<bool, Fatal> {
+    let mut options = Options::default()
+        .max_depth(MAX_DEPTH)
+        .max_bytes(args.max_bytes)
+        .entities(args.entities);
+    if let Some(passes) = args.max_passes {
+        options = options.max_passes(passes);
+    }
+    let mode = match &args.schema {
+        Some(path) => {
+            let schema = crate::schema_file::read(path, MAX_DEPTH)?;
+            let normalizer = Normalizer::compile(&schema).map_err(|e| Fatal::Schema {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            Mode::Schema(Box::new(normalizer.with_options(options)))
+        }
+        None => Mode::Cases,
+    };
+    let process = Normalize {
+        mode,
+        options,
+        max_repairs: args.max_repairs,
+        name,
+    };
+    let input = args.lines.open()?;
+    Ok(lines::run(
+        input,
+        args.max_bytes,
+        args.lines.threads(),
+        &process,
+        out,
+    )?)
+}
+
+enum Mode {
+    Schema(Box<Normalizer>),
+    Cases,
+}
+
+struct Normalize {
+    mode: Mode,
+    /// The flags' options: the `--schema` normalizer's, and each case's
+    /// starting point.
+    options: Options,
+    max_repairs: usize,
+    /// The program name stderr messages start with.
+    name: &'static str,
+}
+
+impl Process for Normalize {
+    fn line(&self, line: &Line, out: &mut Vec<u8>) -> bool {
+        let n = line.number;
+        let text = match &line.body {
+            Body::Text(bytes) => {
+                std::str::from_utf8(bytes).map_err(|e| format!("line {n}: not UTF-8: {e}"))
+            }
+            Body::TooLarge { bytes } => Err(match self.options.check_size(*bytes) {
+                Err(e) => format!("line {n}: {e}"),
+                Ok(()) => format!("line {n}: longer than the limit"),
+            }),
+        };
+        let ok = match (&self.mode, text) {
+            (Mode::Schema(normalizer), Ok(text)) => match normalize_text(normalizer, text, n) {
+                Ok((spliced, _)) => {
+                    out.extend_from_slice(spliced.as_bytes());
+                    true
+                }
+                Err(message) => self.error_line(None, &message, out),
+            },
+            (Mode::Schema(_), Err(message)) => self.error_line(None, &message, out),
+            (Mode::Cases, Ok(text)) => self.case_line(text, n, out),
+            (Mode::Cases, Err(message)) => self.error_line(Some("null"), &message, out),
+        };
+        out.extend_from_slice(line.ending.bytes());
+        ok
+    }
+}
+
+impl Normalize {
+    /// `{"error": ...}` (`--schema`) or `{"id": ..., "error": ...}`
+    /// (`--cases`), and the message on stderr; always `false`.
+    fn error_line(&self, id: Option<&str>, message: &str, out: &mut Vec<u8>) -> bool {
+        eprintln!("{}: {message}", self.name);
+        let message = Value::String(message.to_owned());
+        match id {
+            None => out.extend_from_slice(format!("{{\"error\":{message}}}").as_bytes()),
+            Some(id) => {
+                out.extend_from_slice(format!("{{\"id\":{id},\"error\":{message}}}").as_bytes());
+            }
+        }
+        false
+    }
+
+    /// One `--cases` line: always produces an output line; `false` when it is
+    /// an error line.
+    fn case_line(&self, line: &str, n: usize, out: &mut Vec<u8>) -> bool {
+        let parsed = parse_case(line, n);
+        let id = match &parsed {
+            Ok(case) => case.id.map(|raw| raw.get().to_owned()),
+            // The line may still be JSON with an `id` (a case with a bad field).
+            Err(_) => json_text::from_str(line, MAX_DEPTH)
+                .ok()
+                .and_then(|value| value.get("id").map(Value::to_string)),
+        }
+        .unwrap_or_else(|| "null".to_owned());
+        match parsed.and_then(|case| self.run_case(&case, n)) {
+            Ok((arguments, report)) => {
+                let shown = report.repairs.len().min(self.max_repairs);
+                let repairs = serde_json::to_string(&report.repairs[..shown])
+                    .unwrap_or_else(|_| "[]".to_owned());
+                out.extend_from_slice(
+                    format!("{{\"id\":{id},\"arguments\":{arguments},\"repairs\":{repairs}")
+                        .as_bytes(),
+                );
+                let omitted = report.repairs.len() - shown;
+                if omitted > 0 {
+                    out.extend_from_slice(format!(",\"repairs_omitted\":{omitted}").as_bytes());
+                }
+                out.push(b'}');
+                true
+            }
+            Err(message) => self.error_line(Some(&id), &message, out),
+        }
+    }
+
+    /// Normalizes a case's arguments; returns the arguments text and the
+    /// report.
+    fn run_case(&self, case: &Case<'_>, n: usize) -> Result<(String, Report), String> {
+        let schema = case
+            .schema
+            .as_ref()
+            .ok_or_else(|| format!("line {n}: the case has no `schema`"))?;
+        let arguments = case
+            .arguments
+            .ok_or_else(|| format!("line {n}: the case has no `arguments`"))?;
+        let mut options = self.options;
+        if let Some(o) = &case.options {
+            if let Some(mode) = o.entities {
+                options = options.entities(mode);
+            }
+            if let Some(passes) = o.max_passes {
+                options = options.max_passes(passes);
+            }
+        }
+        let normalizer = Normalizer::compile(schema)
+            .map_err(|e| format!("line {n}: schema does not compile: {e}"))?
+            .with_options(options);
+        normalize_text(&normalizer, arguments.get(), n)
+    }
+}
+
+/// Normalizes one arguments text and splices the repairs into it.
+fn normalize_text(
+    normalizer: &Normalizer,
+    text: &str,
+    n: usize,
+) -> Result<(String, Report), String> {
+    let (mut value, facts) = json_text::from_str_inspected(text, MAX_DEPTH)
+        .map_err(|e| format!("line {n}: not JSON: {e}"))?;
+    // The scan that bounded the nesting may already prove the line clean.
+    if !facts.may_need_repair {
+        return Ok((text.to_owned(), Report::default()));
+    }
+    let report = normalizer
+        .normalize(&mut value)
+        .map_err(|e| format!("line {n}: {e}"))?;
+    let spliced = splice(text, &value, &report).map_err(|e| format!("line {n}: {e}"))?;
+    Ok((spliced, report))
+}
+
+#[derive(Deserialize)]
+struct Case<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    schema: Option<Value>,
+    // `"arguments": null` is an arguments value, not a missing one.
+    #[serde(borrow, default, deserialize_with = "present")]
+    arguments: Option<&'a RawValue>,
+    #[serde(default)]
+    options: Option<CaseOptions>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(de).map(Some)
+}
+
+#[derive(Deserialize)]
+struct CaseOptions {
+    entities: Option<EntityMode>,
+    max_passes: Option<u32>,
+}
+
+fn parse_case(line: &str, n: usize) -> Result<Case<'_>, String> {
+    let nesting = json_text::nesting(line);
+    if nesting > MAX_DEPTH {
+        return Err(format!(
+            "line {n}: nests {nesting} levels deep, more than {MAX_DEPTH}"
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_str(line);
+    de.disable_recursion_limit();
+    Case::deserialize(&mut de)
+        .and_then(|case| de.end().map(|()| case))
+        .map_err(|e| format!("line {n}: not a case: {e}"))
+}

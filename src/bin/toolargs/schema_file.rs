@@ -1,0 +1,20 @@
+//! Reading a JSON Schema named on the command line.
+
+use crate::fatal::Fatal;
+use serde_json::Value;
+use std::path::Path;
+use toolargs::json_text;
+
+/// The JSON document at `path`, nesting at most `max_depth` levels.
+///
+/// # Errors
+///
+/// [`Fatal::Unreadable`]: the file cannot be read or is not JSON.
+pub fn read(path: &Path, max_depth: usize) -> Result<Value, Fatal> {
+    let unreadable = |message: String| Fatal::Unreadable {
+        path: path.display().to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| unreadable(e.to_string()))?;
+    json_text::from_str(&text, max_depth).map_err(|e| unreadable(e.to_string()))
+}
