@@ -4,10 +4,13 @@
 //! The table and the tokenizer rules come from `htmlize`, which follows the
 //! HTML Standard (2,231 names, numeric references through the windows-1252
 //! table) and passes every html5lib case in both modes. What lives here is
-//! ours: the choice of mode, the pass bound, and the guarantee that text with
-//! nothing to decode is handed back borrowed, without allocating.
+//! ours: the choice of mode, the pass bound, the guarantee that text with
+//! nothing to decode is handed back borrowed, without allocating, and the
+//! pre-filter ([`may_start_reference`]) that keeps prose full of `AT&T`,
+//! `R&D` and `a & b` away from the tokenizer's table lookups.
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
 /// Which of the HTML Standard's two rules applies to a legacy named reference
 /// written without its `;`.
@@ -63,14 +66,95 @@ impl std::str::FromStr for EntityMode {
 #[error("unknown entity mode `{0}`: expected `attribute` or `text`")]
 pub struct UnknownEntityMode(pub String);
 
+/// The first two bytes after `&` of every named reference in htmlize's
+/// table, as one bit per pair: a `&` whose next two bytes form no such pair
+/// cannot start a named reference in either mode, whatever follows.
+///
+/// Two bytes is where prose parts from the table: `&T` and `&D` begin names
+/// (`&THORN;`, `&Dagger;`), so a one-byte test would pass `AT&T` and `R&D` on
+/// to the tokenizer, but no name is one letter long, so `&T` followed by a
+/// space, a quote or the end of the text is rejected here.
+struct NameStarts {
+    /// For each ASCII first byte, the set of ASCII second bytes (bit `b`).
+    second: [u128; 128],
+    /// The table holds a name the pairs cannot describe (one byte long, or
+    /// not ASCII). The HTML Standard's has none; should a table ever have
+    /// one, every `&` becomes a candidate instead of a name being missed.
+    unsure: bool,
+}
+
+impl NameStarts {
+    fn from_table() -> Self {
+        let mut starts = NameStarts {
+            second: [0; 128],
+            unsure: false,
+        };
+        for key in htmlize::ENTITIES.keys() {
+            // Keys are spelled with their `&` (`b"&amp;"`, `b"&amp"`).
+            match **key {
+                [b'&', first, second, ..] if first < 128 && second < 128 => {
+                    starts.second[usize::from(first)] |= 1 << second;
+                }
+                _ => starts.unsure = true,
+            }
+        }
+        starts
+    }
+
+    fn admits(&self, after_amp: &[u8]) -> bool {
+        match *after_amp {
+            [first, second, ..] if first < 128 && second < 128 => {
+                self.unsure || self.second[usize::from(first)] & (1 << second) != 0
+            }
+            _ => self.unsure,
+        }
+    }
+}
+
+static NAME_STARTS: LazyLock<NameStarts> = LazyLock::new(NameStarts::from_table);
+
+/// Whether a `&` followed by `after_amp` could start a character reference
+/// that htmlize decodes, in either [`EntityMode`].
+///
+/// `false` is certain: no reference starts there, in either mode, so the
+/// `&` can be left alone without consulting the entity table. `true` only
+/// means "maybe" (`&Tab` passes, `&Tabc;` then fails the table lookup). A
+/// numeric reference needs a digit after `&#` (a hex digit after `&#x`); a
+/// named one, two bytes that begin a name in htmlize's table. Whichever
+/// mode's rule applies, a decoded name is spelled out in full right after
+/// the `&`, so one filter serves both modes.
+pub fn may_start_reference(after_amp: &[u8]) -> bool {
+    may_start_reference_with(&NAME_STARTS, after_amp)
+}
+
+fn may_start_reference_with(starts: &NameStarts, after_amp: &[u8]) -> bool {
+    match after_amp {
+        [b'#', b'x' | b'X', digit, ..] => digit.is_ascii_hexdigit(),
+        [b'#', digit, ..] => digit.is_ascii_digit(),
+        _ => starts.admits(after_amp),
+    }
+}
+
+/// Whether any `&` in `bytes` could start a character reference (see
+/// [`may_start_reference`]); `false` means decoding `bytes` in either mode
+/// changes nothing.
+pub fn has_reference_candidate(bytes: &[u8]) -> bool {
+    let starts = &*NAME_STARTS;
+    memchr::memchr_iter(b'&', bytes).any(|at| may_start_reference_with(starts, &bytes[at + 1..]))
+}
+
 /// Decodes every character reference in `text` once, as the HTML tokenizer
 /// would in `mode`.
 ///
 /// A reference produced by decoding is not decoded again (`&amp;lt;` becomes
 /// `&lt;`); that is what [`decode_until_stable`] is for. Text with no `&`, or
-/// with no `&` that starts a reference, comes back as `Cow::Borrowed`.
+/// whose every `&` fails [`may_start_reference`], comes back as
+/// `Cow::Borrowed` without reaching htmlize, so `AT&T` costs no table lookup.
+/// Text with a candidate goes to htmlize whole: it decodes into one buffer,
+/// and handing it only the tail from the candidate on would cost a second
+/// allocation to join the head back.
 pub fn decode_once(text: &str, mode: EntityMode) -> Cow<'_, str> {
-    if memchr::memchr(b'&', text.as_bytes()).is_none() {
+    if !has_reference_candidate(text.as_bytes()) {
         return Cow::Borrowed(text);
     }
     htmlize::unescape_in(text, mode.context())
@@ -131,6 +215,149 @@ pub fn decode_until_stable(text: &str, mode: EntityMode, max_passes: u32) -> Dec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    const MODES: [EntityMode; 2] = [EntityMode::Attribute, EntityMode::Text];
+
+    /// Decoding with the pre-filter must agree with htmlize without it, in
+    /// both modes; a `&` the filter wrongly rejected would show up here as
+    /// text left undecoded.
+    fn assert_agrees(text: &str) {
+        for mode in MODES {
+            assert_eq!(
+                decode_once(text, mode),
+                htmlize::unescape_in(text, mode.context()),
+                "{text:?} in {mode:?} mode"
+            );
+        }
+    }
+
+    /// Every name of the table, each prefix of it (so `&am`, `&amp`,
+    /// `&amp;`), and the name without its `;`.
+    fn names_and_prefixes() -> Vec<String> {
+        let mut out = Vec::new();
+        for key in htmlize::ENTITIES.keys() {
+            let key = std::str::from_utf8(key).expect("the table is ASCII");
+            for end in 1..=key.len() {
+                out.push(key[..end].to_owned());
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn the_filter_admits_every_name_in_the_table() {
+        for key in htmlize::ENTITIES.keys() {
+            assert!(may_start_reference(&key[1..]), "{key:?}");
+        }
+        assert!(
+            !NAME_STARTS.unsure,
+            "a name the two-byte pairs cannot describe"
+        );
+    }
+
+    #[test]
+    fn every_name_followed_by_every_ascii_byte_decodes_as_htmlize_does() {
+        let mut nexts: Vec<String> = (0u8..128).map(|b| char::from(b).to_string()).collect();
+        nexts.extend(["".to_owned(), "é".to_owned(), "\u{2028}".to_owned()]);
+        for key in htmlize::ENTITIES.keys() {
+            let key = std::str::from_utf8(key).expect("the table is ASCII");
+            let bare = key.strip_suffix(';').unwrap_or(key);
+            for next in &nexts {
+                assert_agrees(&format!("{key}{next}"));
+                assert_agrees(&format!("x{bare}{next}"));
+            }
+        }
+    }
+
+    #[test]
+    fn every_prefix_of_every_name_decodes_as_htmlize_does() {
+        let nexts = [
+            "", " ", ";", "=", "a", "Z", "0", "&", "#", "\"", "é", "&amp;",
+        ];
+        for prefix in names_and_prefixes() {
+            for next in nexts {
+                assert_agrees(&format!("{prefix}{next}"));
+                assert_agrees(&format!("AT{prefix}{next} tail"));
+            }
+        }
+    }
+
+    #[test]
+    fn every_short_numeric_form_decodes_as_htmlize_does() {
+        let bytes: Vec<char> = (0u8..128).map(char::from).chain(['é']).collect();
+        for &a in &bytes {
+            assert_agrees(&format!("&#{a}"));
+            for &b in &bytes {
+                assert_agrees(&format!("&#{a}{b}"));
+            }
+        }
+    }
+
+    #[test]
+    fn prose_ampersands_never_reach_the_table() {
+        for text in [
+            "AT&T",
+            "R&D",
+            "a & b",
+            "Q&A",
+            "AT&T's",
+            "AT&T, R&D and Q&A",
+            "&",
+            "&#",
+            "&#;",
+            "&#x;",
+            "&#xg",
+            "&T",
+            "&é",
+            "x&\"y\"",
+        ] {
+            assert!(!has_reference_candidate(text.as_bytes()), "{text}");
+        }
+        for text in [
+            "&lt",
+            "a &amp; b",
+            "&#1",
+            "&#x1",
+            "&#Xa",
+            "AT&Tab",
+            "AT&T &gt;",
+        ] {
+            assert!(has_reference_candidate(text.as_bytes()), "{text}");
+        }
+    }
+
+    /// Pieces that make the tokenizer's decisions interesting: names and
+    /// their prefixes, `#`, `x`, digits, `;`, `=`, letters and non-ASCII.
+    fn pieces() -> Vec<String> {
+        let mut pieces: Vec<String> = [
+            "&", "#", "x", "X", "0", "9", "f", ";", "=", " ", "T", "a", "é", "\"", "AT&T",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+        pieces.extend(names_and_prefixes());
+        pieces
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        #[test]
+        fn generated_text_decodes_as_htmlize_does(
+            parts in prop::collection::vec(prop::sample::select(pieces()), 0..24)
+        ) {
+            let text = parts.concat();
+            for mode in MODES {
+                prop_assert_eq!(
+                    decode_once(&text, mode),
+                    htmlize::unescape_in(text.as_str(), mode.context())
+                );
+            }
+        }
+    }
 
     #[test]
     fn nothing_to_decode_is_borrowed() {

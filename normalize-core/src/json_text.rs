@@ -4,6 +4,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::entities;
+
 /// Why a JSON text was not parsed.
 #[derive(Debug, thiserror::Error)]
 pub enum JsonTextError {
@@ -27,10 +29,16 @@ pub struct TextFacts {
     /// not count).
     pub nesting: usize,
     /// Whether normalization could change anything in the parsed value: the
-    /// text holds a `&`, a `\u` escape (which could spell one, or a bracket),
-    /// or a string whose first character after JSON whitespace is `[` or
-    /// `{`. When `false`, every string leaf is free of references and
-    /// none can be JSON-decoded, so normalizing would be a no-op.
+    /// text holds a `&` that could start a character reference (see
+    /// [`entities::may_start_reference`]; `AT&T` cannot), a `\u` escape
+    /// (which could spell one, or a bracket), or a string whose first
+    /// character after JSON whitespace is `[` or `{`. When `false`, every
+    /// string leaf is free of references in either entity mode and none can
+    /// be JSON-decoded, so normalizing would be a no-op.
+    ///
+    /// The `&` test reads the raw JSON text, which is sound: the bytes after
+    /// a `&` are the decoded string's bytes unless an escape intervenes, and
+    /// every escape but `\u` decodes to a byte no reference name contains.
     pub may_need_repair: bool,
 }
 
@@ -38,7 +46,7 @@ pub struct TextFacts {
 /// too; they only bound what a parse could build.
 pub fn inspect(text: &str) -> TextFacts {
     let bytes = text.as_bytes();
-    let mut may_need_repair = memchr::memchr(b'&', bytes).is_some();
+    let mut may_need_repair = entities::has_reference_candidate(bytes);
     let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
     let facts = |deepest, may_need_repair| TextFacts {
         nesting: deepest,
@@ -159,6 +167,7 @@ mod tests {
     fn knows_when_no_repair_can_apply() {
         let clean = [
             r#"{"a": "AT and T", "b": [1, {"c": "x [y]"}], "d": " plain"}"#,
+            r#"{"a": "AT&T, R&D & Q&A", "b": "&#; &#x; &\"q\" &\\t"}"#,
             "[]",
             "1",
         ];
@@ -166,7 +175,9 @@ mod tests {
             assert!(!inspect(text).may_need_repair, "{text}");
         }
         let maybe = [
-            r#"{"a": "AT&T"}"#,
+            r#"{"a": "AT&amp;T"}"#,
+            r#"{"a": "AT&Tab"}"#,
+            r#"{"a": "&#38;"}"#,
             r#"{"a": "[1]"}"#,
             r#"{"a": " \n {}"}"#,
             r#"{"a": "\u0026amp;"}"#,

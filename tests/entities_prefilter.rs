@@ -1,0 +1,67 @@
+//! The `&` pre-filter seen from outside: the scan of raw JSON text must
+//! never call a string clean that decoding would change, in either entity
+//! mode, whatever escapes the JSON uses around its `&`s.
+
+use proptest::prelude::*;
+use serde_json::json;
+use std::borrow::Cow;
+use toolargs::entities::{EntityMode, decode_once, has_reference_candidate};
+use toolargs::json_text::inspect;
+
+const MODES: [EntityMode; 2] = [EntityMode::Attribute, EntityMode::Text];
+
+/// Pieces around which the tokenizer and the JSON escaper make decisions:
+/// reference names and their prefixes, numeric forms, the bytes JSON
+/// escapes (`"`, `\`, control characters), and prose.
+fn pieces() -> Vec<&'static str> {
+    vec![
+        "&", "#", "x", "X", "0", "7", "f", ";", "=", " ", "T", "AT&T", "R&D", "lt", "amp", "am",
+        "Tab", "nbsp", "not", "notin", "é", "\"", "\\", "\n", "\t", "\u{1}", "/", "[", "{",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn the_scan_never_calls_text_with_a_reference_clean(
+        parts in prop::collection::vec(prop::sample::select(pieces()), 0..16)
+    ) {
+        let text: String = parts.concat();
+        let json = json!({ "k": &text, "list": [&text] }).to_string();
+        if !inspect(&json).may_need_repair {
+            for mode in MODES {
+                prop_assert!(
+                    matches!(decode_once(&text, mode), Cow::Borrowed(_)),
+                    "{json} called clean, but {text:?} decodes in {mode:?} mode"
+                );
+            }
+        }
+        // The filter on the raw JSON text agrees with the filter on the
+        // string it spells, unless a `\u` escape (which the scan treats as
+        // needing repair anyway) intervenes.
+        if !json.contains("\\u") {
+            prop_assert_eq!(
+                has_reference_candidate(json.as_bytes()),
+                has_reference_candidate(text.as_bytes()),
+                "{}", json
+            );
+        }
+    }
+}
+
+#[test]
+fn realistic_prose_stays_on_the_fast_path() {
+    let body = "AT&T and R&D: Q&A with a & b, AT&T's terms".repeat(50);
+    let call = json!({"query": "AT&T", "documents": [{"title": "R&D", "body": body}]});
+    assert!(!inspect(&call.to_string()).may_need_repair);
+    for mode in MODES {
+        assert!(matches!(decode_once(&body, mode), Cow::Borrowed(_)));
+    }
+    let damaged = json!({"query": "AT&amp;T", "documents": [{"title": "R&D", "body": body}]});
+    assert!(inspect(&damaged.to_string()).may_need_repair);
+    assert_eq!(
+        decode_once(damaged["query"].as_str().unwrap(), EntityMode::Attribute),
+        "AT&T"
+    );
+}
