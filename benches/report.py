@@ -44,10 +44,17 @@ def main():
             (f"from_model / from_str_typed (clean {size})", f"typed_clean_{size}/from_model", f"typed_clean_{size}/from_str_typed", "<= 2"),
             (f"dynamic / derived normalize (clean {size})", f"typed_clean_{size}/normalize_dynamic", f"typed_clean_{size}/normalize_derived", ">= 2"),
             (f"dynamic / derived normalize (damaged {size})", f"typed_damaged_{size}/normalize_dynamic", f"typed_damaged_{size}/normalize_derived", ">= 2"),
+            (f"normalize / parse_value (clean {size}, normalize bench)", f"clean_{size}/normalize", f"clean_{size}/parse_value", "<= 0.05"),
         ]
         for name, a, b, target in pairs:
             if get(a) and get(b):
                 ratios.append((name, get(a) / get(b), target))
+    # The pre-filter's own effect, same run: htmlize alone against our
+    # decoder (htmlize behind the `&` pre-filter) on each decoder text.
+    for text in ("plain", "prose", "sparse", "dense"):
+        a, b = m.get(f"decode_{text}/htmlize"), m.get(f"decode_{text}/toolargs")
+        if a and b:
+            ratios.append((f"htmlize / toolargs decode ({text})", a / b, "reference"))
     for name, ratio, target in ratios:
         print(f"{name:55} {ratio:8.3f}   target {target}")
 
