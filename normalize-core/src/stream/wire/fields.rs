@@ -162,13 +162,15 @@ pub(super) fn provider_error(format: StreamFormat, error: &Object) -> WireError 
             .and_then(Value::as_str)
             .map(str::to_owned)
     };
-    let kind = text("type").or_else(|| {
-        member(error, "code").and_then(|code| match code {
-            Value::String(code) => Some(code.clone()),
-            Value::Number(code) => Some(code.to_string()),
-            _ => None,
-        })
+    // The code first: it is the more specific (`context_length_exceeded`
+    // beside `invalid_request_error`), and a Responses error event's `type`
+    // is only `error`.
+    let code = member(error, "code").and_then(|code| match code {
+        Value::String(code) => Some(code.clone()),
+        Value::Number(code) => Some(code.to_string()),
+        _ => None,
     });
+    let kind = code.or_else(|| text("type"));
     WireError::Provider {
         format,
         kind,
