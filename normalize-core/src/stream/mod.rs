@@ -1,7 +1,115 @@
 //! Tool calls checked while they stream.
 //!
-//! Providers send a call's arguments as text fragments; [`wire`] turns each
-//! provider's stream events into [`wire::CallDelta`]s keyed by the
-//! provider's own call index.
+//! Models stream a call's arguments as text fragments (chat completions'
+//! `tool_calls[i].function.arguments` deltas, the Responses API's
+//! `response.function_call_arguments.delta`, Anthropic's `input_json_delta`);
+//! [`wire`] reads each provider's events into [`wire::CallDelta`]s keyed by
+//! the provider's call index. This module checks the arguments as they
+//! grow:
+//!
+//! - [`ArgsStream<T>`](ArgsStream): one call's arguments for a derived type
+//!   `T`; [`ArgsSession<T>`](ArgsSession) follows a response's calls by
+//!   index.
+//! - [`ToolStreams`]: a [`Toolbox`](crate::toolbox::Toolbox) prepared once
+//!   for streaming; [`ToolCallStream`] is one call to it (the name resolved
+//!   when the arguments begin), [`Session`] a response's calls by index.
+//!
+//! Fragments may split the text anywhere, inside a character included. Each
+//! byte is read once: a lexer keeps its place between fragments and a stack
+//! of the open containers with the schema at each, so the whole stream
+//! costs O(its bytes), never a re-parse of the prefix. While it grows, a
+//! call gives:
+//!
+//! - [`Event`]s: each value as it completes, normalized as the whole call
+//!   will be (RT-TOOL-8), at a shared-prefix [`Location`];
+//! - a [`Snapshot`] on demand, for display: what has arrived, the string
+//!   being received shown so far, the open containers named;
+//! - an [`Early`] rejection, only where it is certain (below);
+//! - at the end, `finish`: exactly [`ToolArgs::from_model_with`] (or
+//!   [`Toolbox::check`]) on the whole text, which the stream keeps.
+//!
+//! [`ToolArgs::from_model_with`]: crate::ToolArgs::from_model_with
+//! [`Toolbox::check`]: crate::toolbox::Toolbox::check
+//!
+//! # Early rejection, and what it guarantees
+//!
+//! A call is rejected early when the text so far shows, for every way it
+//! could continue, that the whole call is rejected:
+//!
+//! - the text cannot be JSON (the first byte no continuation makes valid);
+//!   the error is the parser's own, worded and placed as on the whole text;
+//! - more bytes than [`Options::max_bytes`](crate::Options::max_bytes), or
+//!   containers nested deeper than
+//!   [`Options::max_depth`](crate::Options::max_depth);
+//! - a toolbox call naming no registered tool (the name is complete when
+//!   the arguments begin);
+//! - a key the schema forbids whatever its value (`additionalProperties:
+//!   false`, or `unevaluatedProperties: false` with nothing declaring it),
+//!   once the key is complete;
+//! - a complete string, number, boolean or null (after normalization: a
+//!   string is entity-decoded, or JSON-decoded where the location declares
+//!   an array or object) whose type the location does not declare, or
+//!   that is outside its `enum`/`const`; and an array or object where the
+//!   location declares neither, once complete.
+//!
+//! Only where the schema there is known before the value is complete: every
+//! enclosing location's subschemas apply whatever the rest of the value is
+//! (`properties`, `items`, `prefixItems`, `additionalProperties`, `$ref`,
+//! `allOf`). Below an `anyOf`/`oneOf` (an `Option` of a struct, an enum with
+//! data), `patternProperties`, `if`/`then`, `dependentSchemas`, or a remote
+//! reference, nothing is rejected before the end: which subschema applies,
+//! and how the validator words a failure there, depends on the whole value.
+//!
+//! The rejection is worded by the validator itself: the stream validates a
+//! skeleton of the arguments holding only the path to the refused value,
+//! and reports the [`Violation`](crate::Violation) found at that value's
+//! pointer, which is the one the whole call gets there (the validator words
+//! a violation from the value and the subschemas at its pointer, and these
+//! are the same).
+//!
+//! **Soundness.** Let `p` be the text when an early rejection `r` appears,
+//! and `w` any text that starts with `p`:
+//!
+//! 1. `w` is rejected: no continuation makes the call succeed.
+//! 2. The whole-text rejection of `w` is `r` itself (syntax, limits), or
+//!    holds `r`'s violation, with the same pointer, keyword and message
+//!    (invalid arguments, unknown tool) — provided the phases before `r`'s
+//!    pass on `w`, since the whole call reports its first failing phase:
+//!    a size or nesting limit crossed later in `w` comes before everything
+//!    (as in `from_model`); a syntax error later in `w` comes before an
+//!    unknown tool or invalid arguments; a limit crossed while normalizing
+//!    (JSON nested in a string, the pass bound) before invalid arguments.
+//!    A host that cancels at `r` never sees `w`; one that keeps reading gets
+//!    the exact answer from `finish`.
+//! 3. Limits are counted on the text so far: an early `TooLarge` names the
+//!    bytes received when the limit was crossed, a toolbox's early nesting
+//!    error the depth reached then; the whole text's may be larger.
+//!
+//! **Repeated keys.** JSON text may repeat a key; the parser keeps the last
+//! value, in the first one's place. So a refused value inside an object
+//! member (at any depth) is certain only once every enclosing object has
+//! closed without sending that member's key again: until then it is an
+//! early rejection with [`Certainty::UnlessRepeated`], which
+//! `provisional()` returns and `rejection()` does not. Statements 1 and 2
+//! hold for it on every continuation that does not repeat a key on its
+//! path; it becomes [`Certainty::Certain`] when the objects close, and is
+//! dropped if a key is repeated. Keys forbidden in the root object, values
+//! of the root array, syntax, limits and unknown tools are certain at once.
+//!
+//! Not early: a missing required member (the end decides), bounds such as
+//! `minimum` or `pattern` (the end reports them with everything else), a
+//! value the Rust type refuses after validation.
 
+mod args;
+mod engine;
+mod events;
+mod lexer;
+mod pointer;
+mod schema;
+mod session;
 pub mod wire;
+
+pub use args::ArgsStream;
+pub use events::{Certainty, Early, Event, Snapshot};
+pub use pointer::Location;
+pub use session::{ArgsSession, Session, ToolCallStream, ToolStreams};

@@ -104,6 +104,11 @@ impl<C: ?Sized> Toolbox<C> {
         self
     }
 
+    /// The normalization options used for every call.
+    pub fn call_options(&self) -> &Options {
+        &self.options
+    }
+
     /// Sets the policy consulted before every dispatch.
     #[must_use]
     pub fn policy(mut self, policy: impl Policy<C> + 'static) -> Self {

@@ -1,0 +1,208 @@
+//! [`ArgsStream`]: one call's arguments streamed into a derived type.
+
+use super::engine::{Checks, Engine, Finding, Found};
+use super::events::{Early, Event, Snapshot};
+use crate::normalizer::{NormalizeError, Options};
+use crate::plan::SchemaPlan;
+use crate::tool_args::{ArgsError, Parsed, SyntaxError, ToolArgs};
+use crate::validate::Violations;
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::sync::{OnceLock, PoisonError, RwLock};
+
+/// One call's arguments for `T`, fed as they stream.
+///
+/// Feed fragments in any split ([`ArgsStream::push`],
+/// [`ArgsStream::push_bytes`]: a character may be split between two); read
+/// what completed ([`ArgsStream::events`]), what is there so far
+/// ([`ArgsStream::snapshot`]) and whether the call is already lost
+/// ([`ArgsStream::rejection`]); at the end, [`ArgsStream::finish`] gives
+/// exactly what [`ToolArgs::from_model_with`] gives on the whole text.
+///
+/// The README's "Streaming" section shows it with a derived type.
+#[derive(Debug)]
+pub struct ArgsStream<T: ToolArgs> {
+    engine: Engine<'static>,
+    _args: PhantomData<fn() -> T>,
+}
+
+impl<T: ToolArgs> Default for ArgsStream<T> {
+    fn default() -> Self {
+        ArgsStream::new()
+    }
+}
+
+impl<T: ToolArgs> ArgsStream<T> {
+    /// A stream with the default [`Options`] that records events.
+    pub fn new() -> Self {
+        ArgsStream::with_options(Options::default())
+    }
+
+    /// A stream with `options` (those [`ToolArgs::from_model_with`] gets at
+    /// the end) that records events.
+    pub fn with_options(options: Options) -> Self {
+        let checks = Checks {
+            schema: T::input_schema(),
+            plan: plan_of::<T>(),
+            validator: Some(T::validator()),
+        };
+        ArgsStream {
+            engine: Engine::new(checks, options, true),
+            _args: PhantomData,
+        }
+    }
+
+    /// Stops recording events (for a host that only wants the early
+    /// rejection and the final result). Call before the first fragment.
+    #[must_use]
+    pub fn without_events(mut self) -> Self {
+        self.engine.set_record_events(false);
+        self
+    }
+
+    /// Reads the next fragment of the arguments text.
+    pub fn push(&mut self, fragment: &str) {
+        self.engine.push(fragment.as_bytes());
+    }
+
+    /// Reads the next bytes of the arguments text (UTF-8, possibly split
+    /// inside a character).
+    pub fn push_bytes(&mut self, fragment: &[u8]) {
+        self.engine.push(fragment);
+    }
+
+    /// Bytes received so far.
+    pub fn received(&self) -> usize {
+        self.engine.received()
+    }
+
+    /// The events recorded since the last call, oldest first.
+    pub fn events(&mut self) -> impl Iterator<Item = Event> + '_ {
+        self.engine.take_events()
+    }
+
+    /// The value so far, for display (`None` before any value begins, or
+    /// once the text is not JSON).
+    pub fn snapshot(&self) -> Option<Snapshot> {
+        self.engine.snapshot()
+    }
+
+    /// The first [certain](super::Certainty::Certain) rejection: the call
+    /// is lost, whatever follows (see the [module docs](super) for what is
+    /// guaranteed).
+    pub fn rejection(&self) -> Option<Early<ArgsError>> {
+        self.engine.certain().map(early)
+    }
+
+    /// [`ArgsStream::rejection`], or else the earliest rejection that holds
+    /// unless the model repeats a key on its path
+    /// ([`Certainty::UnlessRepeated`](super::Certainty::UnlessRepeated)).
+    pub fn provisional(&self) -> Option<Early<ArgsError>> {
+        self.engine.provisional().map(early)
+    }
+
+    /// The text is complete (the provider said so): a number standing
+    /// alone as the whole text is reported now. [`ArgsStream::finish`]
+    /// implies it.
+    pub fn end(&mut self) {
+        self.engine.finish();
+    }
+
+    /// The text is complete: exactly [`ToolArgs::from_model_with`] on the
+    /// whole text, with this stream's options. (Bytes that are not UTF-8
+    /// are not JSON: the error is the parser's.)
+    ///
+    /// # Errors
+    ///
+    /// The [`ArgsError`] the whole text gets.
+    pub fn finish(&mut self) -> Result<Parsed<T>, ArgsError> {
+        self.engine.finish();
+        let options = *self.engine.options();
+        match self.engine.text() {
+            Err(bytes) => Err(ArgsError::Limit(NormalizeError::TooLarge {
+                bytes,
+                limit: options.max_bytes,
+            })),
+            Ok(text) => match std::str::from_utf8(text) {
+                Ok(text) => T::from_model_with(text, &options),
+                Err(_) => Err(not_utf8(text)),
+            },
+        }
+    }
+}
+
+/// The parser's error on bytes that are not UTF-8.
+fn not_utf8(bytes: &[u8]) -> ArgsError {
+    let error = match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Err(error) => error,
+        Ok(_) => {
+            return ArgsError::Syntax(SyntaxError {
+                line: 1,
+                column: 1,
+                message: "arguments are not UTF-8".to_owned(),
+            });
+        }
+    };
+    ArgsError::Syntax(SyntaxError {
+        line: error.line(),
+        column: error.column(),
+        message: crate::tool_args::syntax_message(&error),
+    })
+}
+
+fn early(found: &Found) -> Early<ArgsError> {
+    Early {
+        rejection: args_error(&found.finding),
+        received: found.received,
+        certainty: found.certainty,
+    }
+}
+
+/// A finding as [`ToolArgs::from_model`] words it.
+pub(crate) fn args_error(finding: &Finding) -> ArgsError {
+    match finding {
+        Finding::Syntax {
+            line,
+            column,
+            message,
+        } => ArgsError::Syntax(SyntaxError {
+            line: *line,
+            column: *column,
+            message: message.clone(),
+        }),
+        Finding::TooLarge { bytes, limit } => ArgsError::Limit(NormalizeError::TooLarge {
+            bytes: *bytes,
+            limit: *limit,
+        }),
+        Finding::TooDeep { limit, .. } => ArgsError::Limit(NormalizeError::TooDeep {
+            pointer: String::new(),
+            limit: *limit,
+        }),
+        Finding::Invalid(violation) => ArgsError::Invalid(Violations(vec![violation.clone()])),
+    }
+}
+
+/// The plan compiled from `T`'s schema, once per type for the process
+/// (as `T`'s validator is).
+fn plan_of<T: ToolArgs>() -> Option<&'static SchemaPlan> {
+    type Plans = RwLock<HashMap<TypeId, Option<&'static SchemaPlan>>>;
+    static PLANS: OnceLock<Plans> = OnceLock::new();
+    let plans = PLANS.get_or_init(Plans::default);
+    let id = TypeId::of::<T>();
+    if let Some(plan) = plans
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&id)
+    {
+        return *plan;
+    }
+    let compiled = SchemaPlan::compile(T::input_schema())
+        .ok()
+        .map(|plan| &*Box::leak(Box::new(plan)));
+    *plans
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .entry(id)
+        .or_insert(compiled)
+}

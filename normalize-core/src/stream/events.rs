@@ -1,0 +1,108 @@
+//! What a streamed call tells its host while it grows: events, a snapshot
+//! for display, and early rejections.
+
+use super::pointer::Location;
+use crate::plan::JsonType;
+use serde_json::Value;
+
+/// Something that completed in the arguments.
+///
+/// Every value of the arguments is reported once: a string, number,
+/// boolean or null as a [`Event::Value`], and then each array and object
+/// that holds it as a [`Event::Closed`] — except below a location whose
+/// members' schema depends on the whole value there (a union such as
+/// `Option<Struct>` or a tagged enum, a verbatim mark), where one
+/// [`Event::Whole`] carries all of it once it is complete. So the events of
+/// a call cost O(its size) together, however deep or wide it is.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// A string, number, boolean or null is complete, as normalization
+    /// makes it (RT-TOOL-8): character references decoded, a string of
+    /// JSON decoded where the location declares an array or object and no
+    /// string.
+    Value {
+        /// Where it is.
+        location: Location,
+        /// The normalized value.
+        value: Value,
+    },
+    /// An array or object is complete; its members were reported before it.
+    Closed {
+        /// Where it is.
+        location: Location,
+        /// [`JsonType::Array`] or [`JsonType::Object`].
+        shape: JsonType,
+    },
+    /// An array or object is complete at a location whose members' schema
+    /// depends on its whole value: all of it, normalized (its members were
+    /// not reported one by one).
+    Whole {
+        /// Where it is.
+        location: Location,
+        /// The normalized value.
+        value: Value,
+    },
+}
+
+impl Event {
+    /// Where the completed value is.
+    pub fn location(&self) -> &Location {
+        match self {
+            Event::Value { location, .. }
+            | Event::Closed { location, .. }
+            | Event::Whole { location, .. } => location,
+        }
+    }
+}
+
+/// The arguments received so far, for display: complete members as sent,
+/// the string being received shown up to its last complete character, and
+/// the containers and string still open.
+///
+/// Built on demand from the text so far (O(its size)), so a host that shows
+/// a snapshot now and then does not pay for one per fragment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    /// The value so far: open containers closed after their last complete
+    /// member, the open string closed where it stands. Not normalized: a
+    /// string may still grow.
+    pub value: Value,
+    /// The open containers, outermost first, then the open string, if one
+    /// is being received.
+    pub open: Vec<Location>,
+}
+
+impl Snapshot {
+    /// Whether the value at `location` is still being received.
+    pub fn is_open(&self, location: &Location) -> bool {
+        self.open.contains(location)
+    }
+}
+
+/// How sure an early rejection is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Certainty {
+    /// Every continuation of the text is rejected, this way (see the module
+    /// documentation for the precise statement).
+    Certain,
+    /// The same, unless the model later sends again a key on the path of
+    /// the rejected value: a repeated key replaces the earlier member in
+    /// the whole text (as the parser reads JSON), and the rejected value
+    /// with it. It becomes [`Certainty::Certain`] when the enclosing
+    /// objects close without repeating it.
+    UnlessRepeated,
+}
+
+/// A rejection known before the text is complete.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Early<E> {
+    /// The rejection, as the whole call reports it.
+    pub rejection: E,
+    /// Bytes of arguments text received when it became known (at this
+    /// certainty).
+    pub received: usize,
+    /// How sure it is.
+    pub certainty: Certainty,
+}

@@ -1,0 +1,414 @@
+//! An incremental JSON lexer: bytes in any split, each byte looked at once.
+//!
+//! It keeps the whole text (the final answer is the real entry point run on
+//! it) and a small state: where in a token it stopped, and the kinds of the
+//! open containers. It reports structure to a [`Sink`] as it completes:
+//! a container opened or closed, a key or a scalar complete (with its byte
+//! range in the text). It checks RFC 8259's grammar strictly (what
+//! `serde_json` accepts), so the first byte that no continuation can make
+//! valid is found at once; the error itself is then worded by `serde_json`.
+
+/// What the lexer tells its owner as the text grows.
+pub(crate) trait Sink {
+    /// `{` or `[` at byte `at`, opening a value.
+    fn open(&mut self, text: &[u8], at: usize, object: bool);
+    /// A key complete: `text[start..end]` is the quoted string.
+    fn key(&mut self, text: &[u8], start: usize, end: usize);
+    /// A scalar value complete: `text[start..end]` is its JSON text.
+    fn scalar(&mut self, text: &[u8], start: usize, end: usize);
+    /// `}` or `]` at byte `at`, closing the innermost container.
+    fn close(&mut self, text: &[u8], at: usize);
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Num {
+    Minus,
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    Exp,
+    ExpSign,
+    ExpDigits,
+}
+
+impl Num {
+    fn complete(self) -> bool {
+        matches!(self, Num::Zero | Num::Int | Num::Frac | Num::ExpDigits)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// A value must come (the root, after `:`, after `,` in an array).
+    Value,
+    /// After `[`: a value or `]`.
+    ValueOrClose,
+    /// After `{`: a key or `}`.
+    KeyOrClose,
+    /// After `,` in an object: a key.
+    Key,
+    /// After a key: `:`.
+    Colon,
+    /// After a value: `,` or a closer (or, at the root, only whitespace).
+    After,
+    /// Inside a string; `escape` is 0 (none), 1 (after `\`), or 2 + the hex
+    /// digits of a `\u` escape read so far.
+    Str {
+        key: bool,
+        escape: u8,
+    },
+    Num(Num),
+    /// Inside `true`, `false` or `null`: the word and how much of it is read.
+    Lit {
+        word: &'static [u8],
+        read: u8,
+    },
+    /// A byte no continuation can make valid was found at `at`.
+    Broken {
+        at: usize,
+    },
+}
+
+/// Lexer state and the text received so far.
+#[derive(Debug)]
+pub(crate) struct Lexer {
+    text: Vec<u8>,
+    /// Bytes looked at so far (`text[..scanned]`).
+    scanned: usize,
+    state: State,
+    /// Open containers: `true` for an object.
+    open: Vec<bool>,
+    /// Start of the token being read (string, number, literal).
+    token: usize,
+}
+
+impl Lexer {
+    pub(crate) fn new() -> Self {
+        Lexer {
+            text: Vec::new(),
+            scanned: 0,
+            state: State::Value,
+            open: Vec::new(),
+            token: 0,
+        }
+    }
+
+    /// The text received so far.
+    pub(crate) fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// Where the text first went wrong, if it did.
+    pub(crate) fn broken(&self) -> Option<usize> {
+        match self.state {
+            State::Broken { at } => Some(at),
+            _ => None,
+        }
+    }
+
+    /// Appends bytes without looking at them (once nothing more is to be
+    /// learned from them).
+    pub(crate) fn append(&mut self, bytes: &[u8]) {
+        self.text.extend_from_slice(bytes);
+    }
+
+    /// Whether the lexer stopped inside a string value (not a key), and
+    /// where that string started.
+    pub(crate) fn open_string(&self) -> Option<(usize, bool)> {
+        match self.state {
+            State::Str { key, .. } => Some((self.token, key)),
+            _ => None,
+        }
+    }
+
+    /// Appends `bytes` and reads them, reporting to `sink`. Stops at the
+    /// first byte no continuation can make valid (see [`Lexer::broken`]).
+    pub(crate) fn feed(&mut self, bytes: &[u8], sink: &mut impl Sink) {
+        self.text.extend_from_slice(bytes);
+        self.run(sink);
+    }
+
+    /// The text is complete: a number at the root ends here.
+    pub(crate) fn finish(&mut self, sink: &mut impl Sink) {
+        if let State::Num(num) = self.state {
+            if num.complete() && self.open.is_empty() {
+                sink.scalar(&self.text, self.token, self.text.len());
+                self.state = State::After;
+            }
+        }
+    }
+
+    fn run(&mut self, sink: &mut impl Sink) {
+        let text = &self.text[..];
+        let mut i = self.scanned;
+        let mut state = self.state;
+        while i < text.len() {
+            let byte = text[i];
+            state = match state {
+                State::Broken { .. } => break,
+                State::Str { key, escape: 0 } => {
+                    // Skip to the next quote or backslash in one stride;
+                    // what lies between must not hold a control character.
+                    let rest = &text[i..];
+                    match memchr::memchr2(b'"', b'\\', rest) {
+                        None => {
+                            if let Some(k) = rest.iter().position(|&b| b < 0x20) {
+                                i += k;
+                                state = State::Broken { at: i };
+                                break;
+                            }
+                            i = text.len();
+                            continue;
+                        }
+                        Some(k) => {
+                            if let Some(c) = rest[..k].iter().position(|&b| b < 0x20) {
+                                i += c;
+                                state = State::Broken { at: i };
+                                break;
+                            }
+                            i += k;
+                            if rest[k] == b'\\' {
+                                State::Str { key, escape: 1 }
+                            } else {
+                                if key {
+                                    sink.key(text, self.token, i + 1);
+                                    State::Colon
+                                } else {
+                                    sink.scalar(text, self.token, i + 1);
+                                    State::After
+                                }
+                            }
+                        }
+                    }
+                }
+                State::Str { key, escape: 1 } => match byte {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                        State::Str { key, escape: 0 }
+                    }
+                    b'u' => State::Str { key, escape: 2 },
+                    _ => State::Broken { at: i },
+                },
+                State::Str { key, escape } => {
+                    if byte.is_ascii_hexdigit() {
+                        State::Str {
+                            key,
+                            escape: if escape == 5 { 0 } else { escape + 1 },
+                        }
+                    } else {
+                        State::Broken { at: i }
+                    }
+                }
+                State::Num(num) => match step_number(num, byte) {
+                    Some(next) => State::Num(next),
+                    None if num.complete() => {
+                        sink.scalar(text, self.token, i);
+                        // The byte ends the number; read it as what follows.
+                        state = State::After;
+                        continue;
+                    }
+                    None => State::Broken { at: i },
+                },
+                State::Lit { word, read } => {
+                    if word[read as usize] == byte {
+                        if read as usize + 1 == word.len() {
+                            sink.scalar(text, self.token, i + 1);
+                            State::After
+                        } else {
+                            State::Lit {
+                                word,
+                                read: read + 1,
+                            }
+                        }
+                    } else {
+                        State::Broken { at: i }
+                    }
+                }
+                _ if matches!(byte, b' ' | b'\t' | b'\n' | b'\r') => state,
+                State::Value | State::ValueOrClose => {
+                    if byte == b']' && state == State::ValueOrClose {
+                        self.open.pop();
+                        sink.close(text, i);
+                        State::After
+                    } else {
+                        self.token = i;
+                        match byte {
+                            b'{' => {
+                                self.open.push(true);
+                                sink.open(text, i, true);
+                                State::KeyOrClose
+                            }
+                            b'[' => {
+                                self.open.push(false);
+                                sink.open(text, i, false);
+                                State::ValueOrClose
+                            }
+                            b'"' => State::Str {
+                                key: false,
+                                escape: 0,
+                            },
+                            b'-' => State::Num(Num::Minus),
+                            b'0' => State::Num(Num::Zero),
+                            b'1'..=b'9' => State::Num(Num::Int),
+                            b't' => State::Lit {
+                                word: b"true",
+                                read: 1,
+                            },
+                            b'f' => State::Lit {
+                                word: b"false",
+                                read: 1,
+                            },
+                            b'n' => State::Lit {
+                                word: b"null",
+                                read: 1,
+                            },
+                            _ => State::Broken { at: i },
+                        }
+                    }
+                }
+                State::KeyOrClose | State::Key => match byte {
+                    b'"' => {
+                        self.token = i;
+                        State::Str {
+                            key: true,
+                            escape: 0,
+                        }
+                    }
+                    b'}' if state == State::KeyOrClose => {
+                        self.open.pop();
+                        sink.close(text, i);
+                        State::After
+                    }
+                    _ => State::Broken { at: i },
+                },
+                State::Colon => match byte {
+                    b':' => State::Value,
+                    _ => State::Broken { at: i },
+                },
+                State::After => match (byte, self.open.last()) {
+                    (b',', Some(true)) => State::Key,
+                    (b',', Some(false)) => State::Value,
+                    (b'}', Some(true)) | (b']', Some(false)) => {
+                        self.open.pop();
+                        sink.close(text, i);
+                        State::After
+                    }
+                    _ => State::Broken { at: i },
+                },
+            };
+            if let State::Broken { .. } = state {
+                break;
+            }
+            i += 1;
+        }
+        self.scanned = i.min(text.len());
+        self.state = state;
+    }
+}
+
+fn step_number(num: Num, byte: u8) -> Option<Num> {
+    Some(match (num, byte) {
+        (Num::Minus, b'0') => Num::Zero,
+        (Num::Minus, b'1'..=b'9') => Num::Int,
+        (Num::Int, b'0'..=b'9') => Num::Int,
+        (Num::Zero | Num::Int, b'.') => Num::Dot,
+        (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::Exp,
+        (Num::Dot | Num::Frac, b'0'..=b'9') => Num::Frac,
+        (Num::Exp, b'+' | b'-') => Num::ExpSign,
+        (Num::Exp | Num::ExpSign | Num::ExpDigits, b'0'..=b'9') => Num::ExpDigits,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Log(Vec<String>);
+
+    impl Sink for Log {
+        fn open(&mut self, _: &[u8], at: usize, object: bool) {
+            self.0
+                .push(format!("open{} {at}", if object { '{' } else { '[' }));
+        }
+        fn key(&mut self, text: &[u8], start: usize, end: usize) {
+            self.0.push(format!(
+                "key {}",
+                String::from_utf8_lossy(&text[start..end])
+            ));
+        }
+        fn scalar(&mut self, text: &[u8], start: usize, end: usize) {
+            self.0.push(format!(
+                "scalar {}",
+                String::from_utf8_lossy(&text[start..end])
+            ));
+        }
+        fn close(&mut self, _: &[u8], at: usize) {
+            self.0.push(format!("close {at}"));
+        }
+    }
+
+    fn lex(parts: &[&str]) -> (Vec<String>, Option<usize>) {
+        let mut lexer = Lexer::new();
+        let mut log = Log::default();
+        for part in parts {
+            lexer.feed(part.as_bytes(), &mut log);
+        }
+        lexer.finish(&mut log);
+        (log.0, lexer.broken())
+    }
+
+    #[test]
+    fn reports_the_same_structure_in_any_split() {
+        let text = r#" {"a\"b": [1, -2.5e+3, "x\u00e9", true, null, {}], "c": false} "#;
+        let (whole, broken) = lex(&[text]);
+        assert_eq!(broken, None);
+        assert_eq!(
+            whole,
+            [
+                "open{ 1",
+                r#"key "a\"b""#,
+                "open[ 10",
+                "scalar 1",
+                "scalar -2.5e+3",
+                r#"scalar "x\u00e9""#,
+                "scalar true",
+                "scalar null",
+                "open{ 46",
+                "close 47",
+                "close 48",
+                r#"key "c""#,
+                "scalar false",
+                "close 61"
+            ]
+        );
+        let bytes: Vec<String> = text.chars().map(String::from).collect();
+        let parts: Vec<&str> = bytes.iter().map(String::as_str).collect();
+        assert_eq!(lex(&parts).0, whole);
+        for cut in 0..text.len() {
+            assert_eq!(lex(&[&text[..cut], &text[cut..]]).0, whole, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn a_number_at_the_root_ends_with_the_text() {
+        assert_eq!(lex(&["1", "2"]).0, ["scalar 12"]);
+        assert_eq!(lex(&["-"]).0, Vec::<String>::new());
+    }
+
+    #[test]
+    fn stops_at_the_first_byte_no_continuation_can_fix() {
+        assert_eq!(lex(&["{\"a\" 1}"]).1, Some(5));
+        assert_eq!(lex(&["[1,]"]).1, Some(3));
+        assert_eq!(lex(&["[01]"]).1, Some(2));
+        assert_eq!(lex(&["\"a\u{1}\""]).1, Some(2));
+        assert_eq!(lex(&["\"\\x\""]).1, Some(2));
+        assert_eq!(lex(&["\"\\u12g4\""]).1, Some(5));
+        assert_eq!(lex(&["tru", "e", " x"]).1, Some(5));
+        assert_eq!(lex(&["{} {}"]).1, Some(3));
+        assert_eq!(lex(&["[1.]"]).1, Some(3));
+        assert_eq!(lex(&["{\"a\":1,}"]).1, Some(7));
+        assert_eq!(lex(&["[", "1", "}"]).1, Some(2));
+    }
+}

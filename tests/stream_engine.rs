@@ -1,0 +1,203 @@
+//! The streaming engine on hand-written calls: events, snapshots, early
+//! rejections and the final result, each compared with `from_model` on the
+//! whole text.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use toolargs::stream::{ArgsStream, Certainty, Event};
+use toolargs::{ArgsError, ToolArgs};
+
+/// Search documents.
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+struct Search {
+    query: String,
+    tags: Vec<String>,
+    limit: Option<u32>,
+    filter: Option<Filter>,
+    documents: Vec<Document>,
+    mode: Mode,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+struct Filter {
+    since: String,
+    authors: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+struct Document {
+    title: String,
+    labels: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Mode {
+    Fast,
+    Thorough,
+}
+
+fn stream_bytes(text: &str) -> ArgsStream<Search> {
+    let mut call = ArgsStream::<Search>::new();
+    for byte in text.as_bytes() {
+        call.push_bytes(std::slice::from_ref(byte));
+    }
+    call
+}
+
+/// Feeds one byte at a time and returns the bytes received when the first
+/// certain rejection appeared, with it.
+fn first_rejection(text: &str) -> Option<(usize, ArgsError)> {
+    let mut call = ArgsStream::<Search>::new();
+    for byte in text.as_bytes() {
+        call.push_bytes(std::slice::from_ref(byte));
+        if let Some(early) = call.rejection() {
+            return Some((early.received, early.rejection));
+        }
+    }
+    None
+}
+
+fn violations(error: &ArgsError) -> Vec<toolargs::Violation> {
+    match error {
+        ArgsError::Invalid(v) => v.0.clone(),
+        other => panic!("expected invalid arguments, got {other:?}"),
+    }
+}
+
+const GOOD: &str = r#"{"query": "Ember &amp;amp; Oak", "tags": "[\"wood\"]", "limit": 3, "filter": {"since": "2026", "authors": ["Ana"]}, "documents": [{"title": "a&lt;b", "labels": []}], "mode": "fast"}"#;
+
+#[test]
+fn the_final_result_is_from_model_on_the_whole_text() {
+    let mut call = stream_bytes(GOOD);
+    assert_eq!(call.finish(), Search::from_model(GOOD));
+    assert!(call.rejection().is_none());
+    assert!(call.provisional().is_none());
+}
+
+#[test]
+fn members_are_reported_normalized_as_they_complete() {
+    let mut call = stream_bytes(GOOD);
+    let events: Vec<Event> = call.events().collect();
+    let values: Vec<(String, serde_json::Value)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Value { location, value } | Event::Whole { location, value } => {
+                Some((location.to_pointer(), value.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        values,
+        [
+            ("/query".to_owned(), json!("Ember & Oak")),
+            ("/tags".to_owned(), json!(["wood"])),
+            ("/limit".to_owned(), json!(3)),
+            (
+                "/filter".to_owned(),
+                json!({"since": "2026", "authors": ["Ana"]})
+            ),
+            ("/documents/0/title".to_owned(), json!("a<b")),
+            ("/mode".to_owned(), json!("fast")),
+        ]
+    );
+    let closed: Vec<String> = events
+        .iter()
+        .filter(|e| matches!(e, Event::Closed { .. }))
+        .map(|e| e.location().to_pointer())
+        .collect();
+    assert_eq!(
+        closed,
+        ["/documents/0/labels", "/documents/0", "/documents", ""]
+    );
+}
+
+#[test]
+fn a_snapshot_shows_the_open_string_so_far() {
+    let text = r#"{"query": "Ember", "documents": [{"title": "caf"#;
+    let mut call = ArgsStream::<Search>::new();
+    call.push(text);
+    // Half of a two-byte character: not shown until complete.
+    call.push_bytes(&"é".as_bytes()[..1]);
+    let snapshot = call.snapshot().expect("a value began");
+    assert_eq!(
+        snapshot.value,
+        json!({"query": "Ember", "documents": [{"title": "caf"}]})
+    );
+    let open: Vec<String> = snapshot.open.iter().map(|l| l.to_pointer()).collect();
+    assert_eq!(
+        open,
+        ["", "/documents", "/documents/0", "/documents/0/title"]
+    );
+    call.push_bytes(&"é".as_bytes()[1..]);
+    assert_eq!(
+        call.snapshot().unwrap().value,
+        json!({"query": "Ember", "documents": [{"title": "café"}]})
+    );
+}
+
+#[test]
+fn an_unknown_key_at_the_root_is_certain_once_the_key_is_complete() {
+    let text = r#"{"query": "x", "colour": 5, "tags": [], "documents": [], "mode": "fast"}"#;
+    let (received, early) = first_rejection(text).expect("rejected early");
+    assert_eq!(received, text.find("colour").unwrap() + "colour\"".len());
+    let whole = violations(&Search::from_model(text).unwrap_err());
+    let early = violations(&early);
+    assert_eq!(early.len(), 1);
+    assert!(whole.contains(&early[0]), "{early:?} not in {whole:?}");
+    assert_eq!(early[0].pointer, "/colour");
+}
+
+#[test]
+fn a_wrong_member_value_holds_unless_its_key_is_sent_again() {
+    let text = r#"{"query": "x", "tags": ["a", 7], "documents": [], "mode": "fast"}"#;
+    let mut call = ArgsStream::<Search>::new();
+    let cut = text.find('7').unwrap() + 2;
+    call.push(&text[..cut]);
+    let early = call.provisional().expect("provisional rejection");
+    assert_eq!(early.certainty, Certainty::UnlessRepeated);
+    assert!(call.rejection().is_none());
+    let whole = violations(&Search::from_model(text).unwrap_err());
+    assert!(whole.contains(&violations(&early.rejection)[0]));
+    // Sending `tags` again replaces the array: the rejection no longer holds.
+    call.push(r#", "tags": [], "documents": [], "mode": "fast"}"#);
+    assert!(call.provisional().is_none());
+    assert!(call.finish().is_ok());
+}
+
+#[test]
+fn a_string_outside_an_enum_is_refused_after_decoding() {
+    // `&#102;ast` decodes to `fast`: not refused.
+    let ok = r#"{"mode": "&#102;ast", "query": "x", "tags": [], "documents": []}"#;
+    let mut call = stream_bytes(ok);
+    assert!(call.provisional().is_none());
+    assert!(call.finish().is_ok());
+    let bad = r#"{"mode": "slow", "query": "x", "tags": [], "documents": []}"#;
+    let mut call = stream_bytes(bad);
+    let early = call.provisional().expect("refused");
+    let whole = violations(&call.finish().unwrap_err());
+    assert!(whole.contains(&violations(&early.rejection)[0]));
+}
+
+#[test]
+fn a_syntax_error_is_the_parsers_own_at_once() {
+    let text = "{\"query\": \"x\",\n \"tags\": [1,, 2]}";
+    let (received, early) = first_rejection(text).expect("rejected early");
+    assert_eq!(received, text.find(",,").unwrap() + 2);
+    assert_eq!(early, Search::from_model(text).unwrap_err());
+}
+
+#[test]
+fn too_deep_is_certain_at_the_first_bracket_past_the_limit() {
+    let options = toolargs::Options::default().max_depth(4);
+    let text = r#"{"documents": [[[[[]]]]]}"#;
+    let mut call = ArgsStream::<Search>::with_options(options);
+    call.push(text);
+    let early = call.rejection().expect("too deep");
+    assert_eq!(
+        early.rejection,
+        Search::from_model_with(text, &options).unwrap_err()
+    );
+}
