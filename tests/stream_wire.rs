@@ -377,6 +377,10 @@ fn events_about_no_tool_call_give_no_deltas() {
         ),
         (
             StreamFormat::OpenAiResponses,
+            json!({"type": "response.output_item.added", "sequence_number": 5, "output_index": 2, "item": null}),
+        ),
+        (
+            StreamFormat::OpenAiResponses,
             json!({"type": "response.completed", "sequence_number": 5, "response": {"id": "r", "output": []}}),
         ),
         (

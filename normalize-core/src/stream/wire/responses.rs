@@ -10,7 +10,8 @@
 //! response (`response.completed`, `response.incomplete`,
 //! `response.failed`) ends calls still open. Other items (messages,
 //! reasoning, custom tool calls with free-form input, tools the provider
-//! runs) and their events carry nothing.
+//! runs) and their events carry nothing, and so does an
+//! `output_item` event whose `item` is `null`.
 
 use super::calls::{Calls, Slot, arguments};
 use super::fields::{Event, event_type, provider_error};
@@ -58,7 +59,11 @@ impl Responses {
             "response.output_item.added" => {
                 let index = event.req_index(object, &root, "output_index")?;
                 let at = root.key("item");
-                let item = event.req_object(object, &root, "item")?;
+                // Some servers announce an index with no item (the SDK skips
+                // those too).
+                let Some(item) = event.opt_object(object, &root, "item")? else {
+                    return Ok(());
+                };
                 if event.req_str(item, &at, "type")? != "function_call" {
                     return self.calls.open(index, Slot::Skipped);
                 }
@@ -103,7 +108,11 @@ impl Responses {
             "response.output_item.done" => {
                 let index = event.req_index(object, &root, "output_index")?;
                 let at = root.key("item");
-                let item = event.req_object(object, &root, "item")?;
+                // Some servers announce an index with no item (the SDK skips
+                // those too).
+                let Some(item) = event.opt_object(object, &root, "item")? else {
+                    return Ok(());
+                };
                 if event.req_str(item, &at, "type")? != "function_call" {
                     return Ok(());
                 }
