@@ -10,6 +10,7 @@
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use toolargs::call::WireFormat;
+use toolargs::rejection::Rejection;
 use toolargs::stream::wire::{
     CallDelta, SseDecoder, SseEvent, StreamFormat, WireError, WireReader,
 };
@@ -889,5 +890,213 @@ fn each_stream_format_names_its_whole_call_format() {
     assert_eq!(
         WireFormat::from(StreamFormat::Anthropic),
         WireFormat::Anthropic
+    );
+}
+
+/// The tools the recorded calls call.
+mod tools {
+    use schemars::JsonSchema;
+    use serde::Deserialize;
+    use toolargs::ToolArgs;
+    use toolargs::toolbox::Toolbox;
+
+    /// Refund part or all of an order.
+    #[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Refund {
+        #[schemars(regex(pattern = r"^ord_[a-z0-9]{8}$"))]
+        pub order_id: String,
+        #[schemars(range(min = 1, max = 50000))]
+        pub amount_cents: u32,
+        pub reason: Reason,
+        #[serde(default)]
+        pub note: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Reason {
+        Damaged,
+        Late,
+        NotReceived,
+    }
+
+    /// Write a text file.
+    #[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WriteFile {
+        pub path: String,
+        pub content: String,
+    }
+
+    pub fn toolbox() -> Toolbox {
+        let mut toolbox = Toolbox::new();
+        toolbox
+            .tool_sync("refund", "Refund an order.", |refund: Refund| {
+                Ok::<_, String>(format!(
+                    "{} {} {:?} {:?}",
+                    refund.order_id, refund.amount_cents, refund.reason, refund.note
+                ))
+            })
+            .expect("refund registers");
+        toolbox
+            .tool_sync("write_file", "Write a file.", |file: WriteFile| {
+                Ok::<_, String>(format!("{}: {}", file.path, file.content))
+            })
+            .expect("write_file registers");
+        toolbox
+    }
+}
+
+/// What a session says of one call of a recorded stream, and the first
+/// certain and provisional early rejections, with the bytes received then.
+struct Streamed {
+    outcome: Result<(String, Value), Rejection>,
+    received: usize,
+    certain: Option<(Rejection, usize)>,
+    provisional: Option<usize>,
+}
+
+fn replay(
+    streams: &toolargs::stream::ToolStreams<'_>,
+    format: StreamFormat,
+    mut reader: WireReader,
+    sse: &[u8],
+) -> BTreeMap<u64, Streamed> {
+    let mut session = streams.session(format.into());
+    let mut early = BTreeMap::new();
+    let mut done = BTreeMap::new();
+    for event in events(sse, 61) {
+        for delta in reader.read_sse(&event).expect("well formed") {
+            if let Some(call) = session.apply(&delta) {
+                let index = match &delta {
+                    CallDelta::Begin { index, .. }
+                    | CallDelta::Name { index, .. }
+                    | CallDelta::Arguments { index, .. }
+                    | CallDelta::End { index } => *index,
+                };
+                let seen: &mut (Option<_>, Option<usize>) = early.entry(index).or_default();
+                if seen.0.is_none() {
+                    seen.0 = call
+                        .rejection()
+                        .map(|early| (early.rejection, early.received));
+                }
+                if seen.1.is_none() {
+                    seen.1 = call.provisional().map(|early| early.received);
+                }
+            }
+            if let CallDelta::End { index } = delta {
+                let received = session.call(index).map_or(0, |call| call.received());
+                let outcome = session
+                    .finish(index, &())
+                    .expect("the call began")
+                    .map(|checked| (checked.tool().to_owned(), checked.arguments().clone()))
+                    .map_err(|error| error.rejection().cloned().expect("a rejection"));
+                let (certain, provisional) = early.remove(&index).unwrap_or_default();
+                done.insert(
+                    index,
+                    Streamed {
+                        outcome,
+                        received,
+                        certain,
+                        provisional,
+                    },
+                );
+            }
+        }
+    }
+    done
+}
+
+#[test]
+fn a_session_fed_each_recorded_stream_checks_each_call_as_the_toolbox_checks_the_sdks_call() {
+    let toolbox = tools::toolbox();
+    let streams = toolargs::stream::ToolStreams::new(&toolbox);
+    let runs = [
+        ("openai_chat_parallel", StreamFormat::OpenAiChat, None),
+        ("openai_chat_rejected", StreamFormat::OpenAiChat, None),
+        ("openai_chat_two_choices", StreamFormat::OpenAiChat, Some(0)),
+        ("openai_chat_two_choices", StreamFormat::OpenAiChat, Some(1)),
+        (
+            "openai_responses_parallel",
+            StreamFormat::OpenAiResponses,
+            None,
+        ),
+        (
+            "openai_responses_rejected",
+            StreamFormat::OpenAiResponses,
+            None,
+        ),
+        ("anthropic_parallel", StreamFormat::Anthropic, None),
+        ("anthropic_rejected", StreamFormat::Anthropic, None),
+    ];
+    for (name, format, choice) in runs {
+        let (sse, expected) = fixture(name);
+        let reader = match choice {
+            Some(choice) => WireReader::openai_chat_choice(choice),
+            None => WireReader::new(format),
+        };
+        let streamed = replay(&streams, format, reader, &sse);
+        let calls = expected_calls(&expected, choice);
+        assert_eq!(streamed.len(), calls.len(), "{name}: calls checked");
+        for call in calls {
+            let index = call["index"].as_u64().expect("index");
+            let arguments = match call.get("arguments") {
+                Some(text) => toolargs::call::Arguments::Text(text.as_str().expect("text").into()),
+                None => toolargs::call::Arguments::Value(call["input"].clone()),
+            };
+            let whole = toolbox
+                .check(
+                    &(),
+                    toolargs::call::ToolCall {
+                        id: call["id"].as_str().map(str::to_owned),
+                        name: call["name"].as_str().expect("name").to_owned(),
+                        arguments,
+                        format: format.into(),
+                    },
+                )
+                .map(|checked| (checked.tool().to_owned(), checked.arguments().clone()))
+                .map_err(|error| error.rejection().cloned().expect("a rejection"));
+            let got = &streamed[&index];
+            assert_eq!(got.outcome, whole, "{name}: call {index}");
+            let rejected = name.ends_with("_rejected");
+            assert_eq!(got.outcome.is_err(), rejected, "{name}: call {index}");
+            if rejected {
+                // Seen before the end, at least provisionally.
+                let provisional = got.provisional.expect("a provisional rejection");
+                assert!(
+                    provisional < got.received,
+                    "{name}: at {provisional} of {}",
+                    got.received
+                );
+                let (early, _) = got.certain.as_ref().expect("a certain rejection");
+                let (Err(Rejection::InvalidArguments(whole)), Rejection::InvalidArguments(early)) =
+                    (&got.outcome, early)
+                else {
+                    panic!("{name}: invalid arguments expected");
+                };
+                assert!(
+                    early
+                        .violations
+                        .iter()
+                        .all(|v| whole.violations.contains(v)),
+                    "{name}: {early:?} within {whole:?}"
+                );
+            } else {
+                assert!(got.certain.is_none() && got.provisional.is_none(), "{name}");
+            }
+        }
+    }
+    // An unknown key is certain at once: long before the end of its call.
+    let (sse, _) = fixture("openai_responses_rejected");
+    let streamed = replay(
+        &streams,
+        StreamFormat::OpenAiResponses,
+        WireReader::new(StreamFormat::OpenAiResponses),
+        &sse,
+    );
+    let (_, at) = streamed[&1].certain.as_ref().expect("certain");
+    assert!(
+        *at < streamed[&1].received / 2,
+        "{at} of {}",
+        streamed[&1].received
     );
 }
