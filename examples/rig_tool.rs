@@ -46,10 +46,10 @@ impl Tool for Publish {
     ) -> Result<String, Self::Error> {
         for repair in &args.report.repairs {
             // What a service would log and count per field.
-            let at = if repair.pointer.is_empty() {
-                "(root)"
+            let at = if repair.pointer.is_root() {
+                "(root)".to_owned()
             } else {
-                &repair.pointer
+                repair.pointer.to_string()
             };
             println!("  repaired {at}: {:?}", repair.kind);
         }

@@ -171,11 +171,11 @@ fn a_chat_call_is_repaired_checked_and_run() {
         done.output,
         json!({"query": "Ember & Oak", "tags": ["oak"], "limit": null})
     );
-    let pointers: Vec<&str> = done
+    let pointers: Vec<String> = done
         .report
         .repairs
         .iter()
-        .map(|r| r.pointer.as_str())
+        .map(|r| r.pointer.to_string())
         .collect();
     assert_eq!(pointers, ["/query", "/tags"]);
 }

@@ -536,11 +536,11 @@ enum Markup {
 fn an_escaped_tag_is_decoded_like_any_string_leaf() {
     let parsed = Markup::from_model(json!({"type": "&lt;i&gt;", "text": "x"})).unwrap();
     assert_eq!(parsed.value, Markup::Italic { text: "x".into() });
-    let pointers: Vec<&str> = parsed
+    let pointers: Vec<String> = parsed
         .report
         .repairs
         .iter()
-        .map(|r| r.pointer.as_str())
+        .map(|r| r.pointer.to_string())
         .collect();
     assert_eq!(pointers, ["/type"]);
 }

@@ -79,11 +79,11 @@ fn damaged_arguments_are_repaired_then_typed() {
         parsed.value.filter.unwrap().since.as_deref(),
         Some("2024-01")
     );
-    let pointers: Vec<&str> = parsed
+    let pointers: Vec<String> = parsed
         .report
         .repairs
         .iter()
-        .map(|r| r.pointer.as_str())
+        .map(|r| r.pointer.to_string())
         .collect();
     assert_eq!(pointers, ["/tags", "/tags/0", "/filter", "/filter/since"]);
     assert!(matches!(

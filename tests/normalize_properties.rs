@@ -210,14 +210,14 @@ proptest! {
         // JSON only appeared once its references were decoded (RT-TOOL-8
         // parses strings as sent: `[&quot;a&quot;]` stays text), and then
         // repair inside what it decoded.
-        let referenced: Vec<&str> = first.repairs.iter()
+        let referenced: Vec<String> = first.repairs.iter()
             .filter(|r| matches!(r.kind, RepairKind::ReferencesDecoded { .. }))
-            .map(|r| r.pointer.as_str())
+            .map(|r| r.pointer.to_string())
             .collect();
         for repair in &second.repairs {
             let explained = referenced.iter().any(|p| {
                 repair.pointer == *p && matches!(repair.kind, RepairKind::JsonDecoded { .. })
-                    || repair.pointer.starts_with(&format!("{p}/"))
+                    || repair.pointer.to_string().starts_with(&format!("{p}/"))
             });
             prop_assert!(explained, "second run repaired {:?} (first: {:?})", repair, first.repairs);
         }

@@ -228,11 +228,11 @@ fn checked_reads_any_self_describing_input() {
     assert_eq!(checked.title, "Tom & Jerry");
     assert_eq!(checked.target.channel, "news");
     assert_eq!(checked.report.len(), 2);
-    let pointers: Vec<&str> = checked
+    let pointers: Vec<String> = checked
         .report
         .repairs
         .iter()
-        .map(|r| r.pointer.as_str())
+        .map(|r| r.pointer.to_string())
         .collect();
     assert_eq!(pointers, ["/title", "/target"]);
 

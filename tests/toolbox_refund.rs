@@ -104,11 +104,11 @@ fn succeeds_after_normalization() {
             note: Some("Sorry & thanks".into())
         }
     );
-    let pointers: Vec<&str> = done
+    let pointers: Vec<String> = done
         .report
         .repairs
         .iter()
-        .map(|r| r.pointer.as_str())
+        .map(|r| r.pointer.to_string())
         .collect();
     assert_eq!(pointers, ["", "/note"]);
 }

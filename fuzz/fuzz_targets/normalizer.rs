@@ -101,7 +101,7 @@ fn run(data: &[u8]) -> arbitrary::Result<()> {
     );
     for repair in &report.repairs {
         assert!(
-            normalized.pointer(&repair.pointer).is_some(),
+            normalized.pointer(&repair.pointer.to_string()).is_some(),
             "repair at a pointer not in the result: {repair:?}"
         );
     }

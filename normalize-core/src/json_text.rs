@@ -113,6 +113,11 @@ pub fn nesting(text: &str) -> usize {
 /// Parses strict JSON (surrounding whitespace allowed, nothing trailing, no
 /// `NaN`) that nests at most `max_depth` levels.
 ///
+/// Any `max_depth` is safe on any thread, `usize::MAX` included: text nested
+/// deeper than serde_json's own limit of 128 is parsed with a stack that
+/// grows on the heap as needed. Hand a value that may be deep to
+/// [`crate::deep::drop_value`] rather than dropping it.
+///
 /// # Errors
 ///
 /// [`JsonTextError::TooDeep`] before any parsing when the text nests deeper
@@ -143,10 +148,21 @@ pub fn from_str_inspected(
     // The nesting was checked above, so the parser's own (fixed) limit is
     // not needed; it would reject depths the caller allowed.
     de.disable_recursion_limit();
-    let value = Value::deserialize(&mut de)?;
+    let value = if found <= SHALLOW {
+        Value::deserialize(&mut de)?
+    } else {
+        // serde_json's parser recurses once per level: deeper than it would
+        // go on its own, each level makes sure of its stack (`crate::deep`).
+        Value::deserialize(serde_stacker::Deserializer::new(&mut de))?
+    };
     de.end()?;
     Ok((value, facts))
 }
+
+/// Nesting serde_json parses by default (its own recursion limit), which any
+/// thread's stack holds: text this shallow is parsed without checking the
+/// stack at every level.
+const SHALLOW: usize = 128;
 
 #[cfg(test)]
 mod tests {
@@ -197,6 +213,27 @@ mod tests {
             Err(JsonTextError::TooDeep { found: 300, .. })
         ));
         assert!(from_str(&deep, 300).is_ok());
+    }
+
+    #[test]
+    fn parses_any_depth_on_a_small_stack() {
+        let parsed = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(|| {
+                let depth = 100_000;
+                let deep = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+                let mut value = from_str(&deep, usize::MAX).unwrap();
+                let mut levels = 0;
+                while let Value::Array(items) = value {
+                    value = items.into_iter().next().unwrap_or(Value::Null);
+                    levels += 1;
+                }
+                (levels, value)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(parsed, (100_000, Value::from(1)));
     }
 
     #[test]

@@ -30,6 +30,7 @@ pub mod __private;
 pub mod call;
 pub mod closing;
 mod composition;
+pub mod deep;
 pub mod entities;
 pub mod export;
 pub mod grammar;
@@ -54,7 +55,8 @@ pub use normalizer::{
     DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, Normalizer, Options,
     PassBound, Repairer,
 };
+pub use path::Pointer;
 pub use plan::{SchemaError, SchemaPlan, VERBATIM_KEYWORD};
-pub use report::{Repair, RepairKind, Report};
+pub use report::{FirstRepairs, Repair, RepairKind, Report};
 pub use tool_args::{ArgsError, Parsed, RawArgs, SyntaxError, ToolArgs};
 pub use validate::{Validator, Violation, Violations};

@@ -1,6 +1,7 @@
 //! The RT-TOOL-8 normalizer: repairs a model's arguments in place against a
 //! compiled schema and reports what it repaired.
 
+use crate::deep;
 use crate::entities::{EntityMode, decode_until_stable};
 use crate::json_text::{self, JsonTextError};
 use crate::path::Path;
@@ -23,12 +24,13 @@ pub struct Options {
     /// what JSON-decoded strings add (default 128, serde_json's own parsing
     /// limit).
     ///
-    /// The walk recurses once per level, so raising the bound raises the
-    /// stack a call may need: about 400 bytes a level in a release build
-    /// (2.3 KB in a debug build). The default fits any thread's stack; a
-    /// bound in the thousands needs a thread with a larger stack (the
-    /// command-line tool runs on one) — a 2 MiB async worker overflows
-    /// around 4,000 levels of JSON nested inside strings.
+    /// A bound on work and memory, not on the stack: parsing, the walk and
+    /// [`crate::splice`] grow their stack on the heap as they go deeper
+    /// ([`crate::deep`]), so any bound, `usize::MAX` included, is safe on
+    /// any thread, a 2 MiB async worker included. Time and memory grow
+    /// linearly with the size of the arguments whatever their depth. Drop a
+    /// value that may be deep with [`crate::deep::drop_value`]:
+    /// `serde_json::Value`'s own drop recurses.
     pub max_depth: usize,
     /// Largest arguments text accepted by the entry points that parse text
     /// (`from_model`, the tool registry, the command-line tool), in bytes
@@ -342,7 +344,7 @@ impl<'r> Repairer<'r> {
         self.enter(depth, path)?;
         let entered = !self.verbatim && plan.verbatim(loc, value);
         self.verbatim |= entered;
-        let walked = self.walk_members(plan, loc, value, path, depth);
+        let walked = deep::guard(|| self.walk_members(plan, loc, value, path, depth));
         if entered {
             self.verbatim = false;
         }
@@ -436,7 +438,7 @@ impl<'r> Repairer<'r> {
             Ok(decoded) => {
                 *value = decoded;
                 self.report
-                    .push(path.to_pointer(), RepairKind::JsonDecoded { into: shape });
+                    .push(path.pointer(), RepairKind::JsonDecoded { into: shape });
                 Ok(true)
             }
             Err(JsonTextError::TooDeep { .. }) => Err(NormalizeError::TooDeep {
@@ -477,7 +479,7 @@ impl<'r> Repairer<'r> {
         if let Cow::Owned(new) = decoded.text {
             *text = new;
             self.report.push(
-                path.to_pointer(),
+                path.pointer(),
                 RepairKind::ReferencesDecoded {
                     passes,
                     bound_reached,

@@ -2,15 +2,24 @@
 //! only where a repair was made.
 //!
 //! Re-serializing a `serde_json::Value` would reformat numbers (`1.50`
-//! becomes `1.5`, `1e5` becomes `100000.0`) and whitespace. A log pipeline or
-//! a conformance run must get every unrepaired byte back as sent, so this
-//! module walks the original text and replaces only the string values whose
-//! JSON pointer the [`Report`] names.
+//! becomes `1.5`, `1e5` becomes `100000.0`, `100000000000000000000001`
+//! becomes `1.0000000000000001e+23`) and whitespace. A log pipeline or a
+//! conformance run must get every unrepaired byte back as sent, so this
+//! module walks the original text and replaces only the values the
+//! [`Report`] names.
+//!
+//! The walk is one pass over the text (and over the text of each string it
+//! JSON-decodes), however many repairs there are and however deep they sit:
+//! the report's pointers are first gathered into a tree of the repaired
+//! locations, sharing what their pointers share, which the walk descends
+//! alongside the text and the normalized value.
 
-use crate::path::write_token;
-use crate::report::Report;
-use serde_json::Value;
-use std::collections::HashSet;
+use crate::deep;
+use crate::path::{Digits, Pointer, index_text};
+use crate::report::{RepairKind, Report};
+use serde_json::{Number, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// Why the original text could not be walked (it is not the JSON the value
 /// was parsed from).
@@ -22,171 +31,502 @@ pub struct SpliceError {
 }
 
 /// Returns `original` with every repaired location replaced by its value in
-/// `normalized`, compactly serialized; every other byte (keys, numbers,
-/// whitespace, unrepaired strings) is copied as sent.
+/// `normalized`; every other byte (keys, numbers, whitespace, unrepaired
+/// strings) is copied as sent.
+///
+/// * A string whose character references were decoded is written as the
+///   decoded string (compact JSON string syntax).
+/// * A string that was JSON-decoded is written as the JSON text it held,
+///   unescaped, so its numbers, keys and strings keep their bytes too
+///   (`"[1.50, 1e400000]"` is not `[1.5, …]`), with the repairs made inside
+///   it spliced in the same way, at any depth. Line breaks between its
+///   tokens are written as spaces, so one line stays one line.
 ///
 /// `normalized` must be the value parsed from `original` after normalization
 /// produced `report`. Where an object repeats a key, every occurrence of a
 /// repaired key is replaced by the normalized value (which, as in
-/// serde_json, comes from the last occurrence).
+/// serde_json, comes from the last occurrence): an occurrence of a
+/// JSON-decoded string whose text is not the one the value was decoded from
+/// (an earlier occurrence, or decoded text that itself repeats a key) is
+/// written as the normalized value in compact JSON instead of its own text.
+///
+/// Cost is linear in the size of `original` plus that of the report, and
+/// the walk cannot overflow the stack at any depth ([`crate::deep`]).
 ///
 /// # Errors
 ///
-/// [`SpliceError`] when `original` is not well-formed JSON.
+/// [`SpliceError`] when `original` is not well-formed JSON (or is not the
+/// text `normalized` was parsed from: a repaired location it does not have).
 pub fn splice(original: &str, normalized: &Value, report: &Report) -> Result<String, SpliceError> {
     if report.is_clean() {
         return Ok(original.to_owned());
     }
-    let repaired: HashSet<&str> = report.repairs.iter().map(|r| r.pointer.as_str()).collect();
-    let mut walker = Walker {
-        text: original.as_bytes(),
-        source: original,
-        pos: 0,
-        out: String::with_capacity(original.len()),
-        pointer: String::new(),
-        repaired,
-        normalized,
+    let mut splicer = Splicer {
+        repaired: Repaired::of(report),
+        out: Vec::with_capacity(original.len() + original.len() / 8),
     };
-    walker.value()?;
-    walker.copy_whitespace();
-    if walker.pos != walker.text.len() {
-        return Err(SpliceError { offset: walker.pos });
+    let mut text = Text::new(original, Layer::Sent);
+    let walked = splicer
+        .value(&mut text, Some(Repaired::ROOT), Some(normalized))
+        .and_then(|()| {
+            splicer.whitespace(&mut text);
+            if text.pos == text.bytes.len() {
+                Ok(())
+            } else {
+                Err(text.malformed())
+            }
+        });
+    match walked {
+        Ok(()) => {}
+        Err(Stop::Malformed(offset)) => return Err(SpliceError { offset }),
+        // Only decoded text is checked against the value, and each decoded
+        // string handles its own mismatch.
+        Err(Stop::Mismatch) => return Err(SpliceError { offset: text.pos }),
     }
-    Ok(walker.out)
+    let end = text.bytes.len();
+    splicer.flush(&mut text, end);
+    // Every piece written is a slice of valid text or serde_json's output.
+    String::from_utf8(splicer.out).map_err(|e| SpliceError {
+        offset: e.utf8_error().valid_up_to(),
+    })
 }
 
-struct Walker<'a> {
-    text: &'a [u8],
-    source: &'a str,
+/// The repaired locations of a report as a tree, each node knowing which
+/// repairs were made there and which of its members lead to more.
+struct Repaired {
+    nodes: Vec<Location>,
+}
+
+#[derive(Default)]
+struct Location {
+    /// Members leading to repairs, by reference token (a key, or an index
+    /// written in decimal).
+    members: HashMap<Box<str>, usize>,
+    json_decoded: bool,
+    references_decoded: bool,
+}
+
+impl Repaired {
+    const ROOT: usize = 0;
+
+    fn of(report: &Report) -> Repaired {
+        let mut repaired = Repaired {
+            nodes: vec![Location::default()],
+        };
+        // Pointers from one walk share their links: a link already placed
+        // places the whole prefix above it, so each link is visited once.
+        let mut placed: HashMap<usize, usize> = HashMap::new();
+        for repair in &report.repairs {
+            let at = repaired.place(&repair.pointer, &mut placed);
+            let location = &mut repaired.nodes[at];
+            match repair.kind {
+                RepairKind::JsonDecoded { .. } => location.json_decoded = true,
+                RepairKind::ReferencesDecoded { .. } => location.references_decoded = true,
+            }
+        }
+        repaired
+    }
+
+    fn place(&mut self, pointer: &Pointer, placed: &mut HashMap<usize, usize>) -> usize {
+        let mut unplaced = Vec::new();
+        let mut base = Repaired::ROOT;
+        let mut at = pointer;
+        while let Some(address) = at.link_address() {
+            if let Some(&node) = placed.get(&address) {
+                base = node;
+                break;
+            }
+            unplaced.push(at);
+            match at.parent() {
+                Some(parent) => at = parent,
+                None => break,
+            }
+        }
+        let mut digits = Digits::default();
+        for link in unplaced.into_iter().rev() {
+            let token = link.last_text(&mut digits).unwrap_or_default();
+            base = match self.nodes[base].members.get(token) {
+                Some(&node) => node,
+                None => {
+                    let node = self.nodes.len();
+                    self.nodes.push(Location::default());
+                    self.nodes[base].members.insert(token.into(), node);
+                    node
+                }
+            };
+            if let Some(address) = link.link_address() {
+                placed.insert(address, base);
+            }
+        }
+        base
+    }
+
+    fn member(&self, node: Option<usize>, token: &str) -> Option<usize> {
+        node.and_then(|node| self.nodes[node].members.get(token).copied())
+    }
+}
+
+/// Which text is being walked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layer {
+    /// The text as sent: copied wherever nothing was repaired.
+    Sent,
+    /// The content of a JSON-decoded string: written as the repaired value
+    /// only while it agrees with the normalized value, token by token.
+    Decoded,
+}
+
+/// A text being walked and how much of it is already written out.
+struct Text<'t> {
+    source: &'t str,
+    bytes: &'t [u8],
     pos: usize,
-    out: String,
-    /// JSON pointer of the value being walked.
-    pointer: String,
-    repaired: HashSet<&'a str>,
-    normalized: &'a Value,
+    /// Bytes before this offset are written out (or replaced).
+    flushed: usize,
+    layer: Layer,
 }
 
-impl Walker<'_> {
-    fn error(&self) -> SpliceError {
-        SpliceError { offset: self.pos }
+impl<'t> Text<'t> {
+    fn new(source: &'t str, layer: Layer) -> Self {
+        Text {
+            source,
+            bytes: source.as_bytes(),
+            pos: 0,
+            flushed: 0,
+            layer,
+        }
     }
 
-    fn copy_whitespace(&mut self) {
-        let start = self.pos;
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.text.get(self.pos) {
-            self.pos += 1;
-        }
-        self.out.push_str(&self.source[start..self.pos]);
+    fn byte(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
     }
 
-    fn expect(&mut self, byte: u8) -> Result<(), SpliceError> {
-        if self.text.get(self.pos) != Some(&byte) {
-            return Err(self.error());
+    /// Text that is not JSON: an error in the text as sent, and in decoded
+    /// text a sign that it is not what the value was decoded from.
+    fn malformed(&self) -> Stop {
+        match self.layer {
+            Layer::Sent => Stop::Malformed(self.pos),
+            Layer::Decoded => Stop::Mismatch,
         }
-        self.out.push(byte as char);
+    }
+
+    /// A disagreement with the normalized value, which only decoded text is
+    /// held to (the text as sent is copied as it is).
+    fn check(&self, agrees: bool) -> Result<(), Stop> {
+        if agrees || self.layer == Layer::Sent {
+            Ok(())
+        } else {
+            Err(Stop::Mismatch)
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Result<(), Stop> {
+        if self.byte() != Some(byte) {
+            return Err(self.malformed());
+        }
         self.pos += 1;
         Ok(())
     }
 
-    /// The end of the string token starting at `self.pos` (just past its
-    /// closing quote).
-    fn string_end(&self) -> Result<usize, SpliceError> {
+    /// The end of the string token at `self.pos` (just past its closing
+    /// quote).
+    fn string_end(&self) -> Result<usize, Stop> {
         let mut i = self.pos + 1;
         loop {
-            match memchr::memchr2(b'"', b'\\', &self.text[i.min(self.text.len())..]) {
-                None => return Err(self.error()),
-                Some(k) if self.text[i + k] == b'\\' => i += k + 2,
+            match memchr::memchr2(b'"', b'\\', self.bytes.get(i..).unwrap_or_default()) {
+                None => return Err(self.malformed()),
+                Some(k) if self.bytes[i + k] == b'\\' => i += k + 2,
                 Some(k) => return Ok(i + k + 1),
             }
         }
     }
 
-    fn value(&mut self) -> Result<(), SpliceError> {
-        self.copy_whitespace();
-        let end = match self.text.get(self.pos) {
-            Some(b'{') => return self.object(),
-            Some(b'[') => return self.array(),
-            Some(b'"') => self.string_end()?,
-            Some(_) => {
-                let mut end = self.pos;
-                while let Some(&b) = self.text.get(end) {
-                    if matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r') {
-                        break;
-                    }
-                    end += 1;
-                }
-                if end == self.pos {
-                    return Err(self.error());
-                }
-                end
+    /// The end of the number or literal at `self.pos`.
+    fn scalar_end(&self) -> usize {
+        let rest = &self.bytes[self.pos..];
+        self.pos
+            + rest
+                .iter()
+                .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+                .unwrap_or(rest.len())
+    }
+
+    /// The content of the string token `start..end`, unescaped.
+    fn unescape(&self, start: usize, end: usize) -> Result<Cow<'t, str>, Stop> {
+        let token = &self.source[start..end];
+        let content = &token[1..token.len() - 1];
+        if !content.contains('\\') {
+            // Decoded text was checked by the parser that built the value,
+            // but an occurrence the value did not come from was not:
+            // control characters are not JSON.
+            if self.layer == Layer::Decoded && content.bytes().any(|b| b < 0x20) {
+                return Err(Stop::Mismatch);
             }
-            None => return Err(self.error()),
-        };
-        if self.text[self.pos] == b'"' && self.repaired.contains(self.pointer.as_str()) {
-            let value = self
-                .normalized
-                .pointer(&self.pointer)
-                .ok_or_else(|| self.error())?;
-            self.out.push_str(&value.to_string());
-        } else {
-            self.out.push_str(&self.source[self.pos..end]);
+            return Ok(Cow::Borrowed(content));
         }
-        self.pos = end;
+        serde_json::from_str::<String>(token)
+            .map(Cow::Owned)
+            .map_err(|_| match self.layer {
+                Layer::Sent => Stop::Malformed(start),
+                Layer::Decoded => Stop::Mismatch,
+            })
+    }
+}
+
+/// Why a walk stopped.
+enum Stop {
+    /// The text as sent is not JSON at this offset.
+    Malformed(usize),
+    /// Decoded text does not agree with the normalized value.
+    Mismatch,
+}
+
+struct Splicer {
+    repaired: Repaired,
+    out: Vec<u8>,
+}
+
+impl Splicer {
+    /// Writes out the text not yet written, up to `end`.
+    fn flush(&mut self, text: &mut Text<'_>, end: usize) {
+        self.out
+            .extend_from_slice(&text.bytes[text.flushed.min(end)..end]);
+        text.flushed = text.flushed.max(end);
+    }
+
+    fn whitespace(&mut self, text: &mut Text<'_>) {
+        while let Some(byte @ (b' ' | b'\t' | b'\n' | b'\r')) = text.byte() {
+            if text.layer == Layer::Decoded && matches!(byte, b'\n' | b'\r') {
+                self.flush(text, text.pos);
+                self.out.push(b' ');
+                text.flushed = text.pos + 1;
+            }
+            text.pos += 1;
+        }
+    }
+
+    /// Walks the value at `text.pos`: `node` is its place among the repaired
+    /// locations (if any repair is at or below it), `value` the normalized
+    /// value there (if it has one).
+    fn value(
+        &mut self,
+        text: &mut Text<'_>,
+        node: Option<usize>,
+        value: Option<&Value>,
+    ) -> Result<(), Stop> {
+        self.whitespace(text);
+        match text.byte() {
+            Some(b'{') => deep::guard(|| self.object(text, node, value)),
+            Some(b'[') => deep::guard(|| self.array(text, node, value)),
+            Some(b'"') => self.string(text, node, value),
+            Some(_) => {
+                let end = text.scalar_end();
+                if end == text.pos {
+                    return Err(text.malformed());
+                }
+                text.check(value.is_some_and(|v| same_scalar(&text.source[text.pos..end], v)))?;
+                text.pos = end;
+                Ok(())
+            }
+            None => Err(text.malformed()),
+        }
+    }
+
+    fn string(
+        &mut self,
+        text: &mut Text<'_>,
+        node: Option<usize>,
+        value: Option<&Value>,
+    ) -> Result<(), Stop> {
+        let (start, end) = (text.pos, text.string_end()?);
+        let location = node.map(|node| &self.repaired.nodes[node]);
+        let (json_decoded, references_decoded) =
+            location.map_or((false, false), |l| (l.json_decoded, l.references_decoded));
+        if json_decoded || references_decoded {
+            let Some(value) = value else {
+                // The value has no such location: it was not parsed from
+                // this text.
+                return Err(match text.layer {
+                    Layer::Sent => Stop::Malformed(start),
+                    Layer::Decoded => Stop::Mismatch,
+                });
+            };
+            self.flush(text, start);
+            if json_decoded && matches!(value, Value::Array(_) | Value::Object(_)) {
+                let content = text.unescape(start, end)?;
+                self.decoded(&content, node, value)?;
+            } else {
+                text.check(matches!(value, Value::String(_)))?;
+                self.compact(value)?;
+            }
+            text.pos = end;
+            text.flushed = end;
+            return Ok(());
+        }
+        if text.layer == Layer::Decoded {
+            let content = text.unescape(start, end)?;
+            text.check(value.and_then(Value::as_str) == Some(&*content))?;
+        }
+        text.pos = end;
         Ok(())
     }
 
-    fn object(&mut self) -> Result<(), SpliceError> {
-        self.expect(b'{')?;
-        self.copy_whitespace();
-        if self.text.get(self.pos) == Some(&b'}') {
-            return self.expect(b'}');
-        }
-        let base = self.pointer.len();
-        loop {
-            self.copy_whitespace();
-            if self.text.get(self.pos) != Some(&b'"') {
-                return Err(self.error());
+    /// Writes the text a JSON-decoded string held, repairs inside it
+    /// spliced in; the normalized value in compact JSON when that text is
+    /// not the one the value was decoded from.
+    fn decoded(&mut self, content: &str, node: Option<usize>, value: &Value) -> Result<(), Stop> {
+        let mark = self.out.len();
+        let mut inner = Text::new(content, Layer::Decoded);
+        let walked = self.value(&mut inner, node, Some(value)).and_then(|()| {
+            self.whitespace(&mut inner);
+            inner.check(inner.pos == inner.bytes.len())
+        });
+        match walked {
+            Ok(()) => {
+                let end = inner.bytes.len();
+                self.flush(&mut inner, end);
+                Ok(())
             }
-            let end = self.string_end()?;
-            let raw = &self.source[self.pos..end];
-            let key: String = serde_json::from_str(raw).map_err(|_| self.error())?;
-            self.out.push_str(raw);
-            self.pos = end;
-            self.pointer.push('/');
-            write_token(&mut self.pointer, &key).expect("writing to a String");
-            self.copy_whitespace();
-            self.expect(b':')?;
-            self.value()?;
-            self.pointer.truncate(base);
-            self.copy_whitespace();
-            match self.text.get(self.pos) {
-                Some(b',') => self.expect(b',')?,
-                Some(b'}') => return self.expect(b'}'),
-                _ => return Err(self.error()),
+            Err(_) => {
+                self.out.truncate(mark);
+                self.compact(value)
             }
         }
     }
 
-    fn array(&mut self) -> Result<(), SpliceError> {
-        self.expect(b'[')?;
-        self.copy_whitespace();
-        if self.text.get(self.pos) == Some(&b']') {
-            return self.expect(b']');
-        }
-        let base = self.pointer.len();
-        for index in 0usize.. {
-            use std::fmt::Write as _;
-            write!(self.pointer, "/{index}").expect("writing to a String");
-            self.value()?;
-            self.pointer.truncate(base);
-            self.copy_whitespace();
-            match self.text.get(self.pos) {
-                Some(b',') => self.expect(b',')?,
-                Some(b']') => return self.expect(b']'),
-                _ => return Err(self.error()),
+    fn compact(&mut self, value: &Value) -> Result<(), Stop> {
+        // Writing a value into a vector cannot fail.
+        deep::write_compact(value, &mut self.out).map_err(|_| Stop::Mismatch)
+    }
+
+    fn object(
+        &mut self,
+        text: &mut Text<'_>,
+        node: Option<usize>,
+        value: Option<&Value>,
+    ) -> Result<(), Stop> {
+        let members = value.and_then(Value::as_object);
+        text.check(members.is_some())?;
+        text.expect(b'{')?;
+        self.whitespace(text);
+        let mut count = 0usize;
+        if text.byte() == Some(b'}') {
+            text.pos += 1;
+        } else {
+            // Keys are read only where a repair or a check needs them.
+            let read_keys = node.is_some() || text.layer == Layer::Decoded;
+            loop {
+                self.whitespace(text);
+                if text.byte() != Some(b'"') {
+                    return Err(text.malformed());
+                }
+                let end = text.string_end()?;
+                let (child_node, child_value) = if read_keys {
+                    let key = text.unescape(text.pos, end)?;
+                    (
+                        self.repaired.member(node, &key),
+                        value.and_then(|v| member(v, &key, text.layer)),
+                    )
+                } else {
+                    (None, None)
+                };
+                text.pos = end;
+                count += 1;
+                self.whitespace(text);
+                text.expect(b':')?;
+                self.value(text, child_node, child_value)?;
+                self.whitespace(text);
+                match text.byte() {
+                    Some(b',') => text.pos += 1,
+                    Some(b'}') => {
+                        text.pos += 1;
+                        break;
+                    }
+                    _ => return Err(text.malformed()),
+                }
             }
         }
-        unreachable!("the loop returns")
+        // Decoded text with a repeated key is not written as it is: its
+        // earlier occurrences are not in the value.
+        text.check(members.is_some_and(|m| m.len() == count))
+    }
+
+    fn array(
+        &mut self,
+        text: &mut Text<'_>,
+        node: Option<usize>,
+        value: Option<&Value>,
+    ) -> Result<(), Stop> {
+        let items = value.and_then(Value::as_array);
+        text.check(items.is_some())?;
+        text.expect(b'[')?;
+        self.whitespace(text);
+        let mut count = 0usize;
+        if text.byte() == Some(b']') {
+            text.pos += 1;
+        } else {
+            let mut digits = Digits::default();
+            loop {
+                let child_node = match node {
+                    Some(_) => self.repaired.member(node, index_text(count, &mut digits)),
+                    None => None,
+                };
+                let child_value = match (node, text.layer) {
+                    (None, Layer::Sent) => None,
+                    _ => value.and_then(|v| element(v, count, text.layer)),
+                };
+                self.value(text, child_node, child_value)?;
+                count += 1;
+                self.whitespace(text);
+                match text.byte() {
+                    Some(b',') => text.pos += 1,
+                    Some(b']') => {
+                        text.pos += 1;
+                        break;
+                    }
+                    _ => return Err(text.malformed()),
+                }
+            }
+        }
+        text.check(items.is_some_and(|i| i.len() == count))
+    }
+}
+
+/// The member `key` of `value`, as a JSON pointer token resolves it in the
+/// text as sent (an array's element by its decimal index, as
+/// `Value::pointer` does); only an object's member in decoded text.
+fn member<'v>(value: &'v Value, key: &str, layer: Layer) -> Option<&'v Value> {
+    match value {
+        Value::Object(members) => members.get(key),
+        Value::Array(items) if layer == Layer::Sent => {
+            if key.len() > 1 && key.starts_with('0') {
+                return None;
+            }
+            key.parse::<usize>().ok().and_then(|i| items.get(i))
+        }
+        _ => None,
+    }
+}
+
+/// The element `index` of `value`, as [`member`] resolves tokens.
+fn element(value: &Value, index: usize, layer: Layer) -> Option<&Value> {
+    match value {
+        Value::Array(items) => items.get(index),
+        Value::Object(members) if layer == Layer::Sent => {
+            members.get(index_text(index, &mut Digits::default()))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the number or literal `token` is `value`, as serde_json parses it.
+fn same_scalar(token: &str, value: &Value) -> bool {
+    match value {
+        Value::Null => token == "null",
+        Value::Bool(true) => token == "true",
+        Value::Bool(false) => token == "false",
+        Value::Number(number) => serde_json::from_str::<Number>(token).is_ok_and(|n| n == *number),
+        Value::String(_) | Value::Array(_) | Value::Object(_) => false,
     }
 }
 
@@ -200,7 +540,10 @@ mod tests {
         let normalizer = Normalizer::compile(&schema).unwrap();
         let mut value: Value = serde_json::from_str(text).unwrap();
         let report = normalizer.normalize(&mut value).unwrap();
-        splice(text, &value, &report).unwrap()
+        let spliced = splice(text, &value, &report).unwrap();
+        let back: Value = serde_json::from_str(&spliced).unwrap();
+        assert_eq!(back, value, "{spliced}");
+        spliced
     }
 
     #[test]
@@ -209,8 +552,51 @@ mod tests {
         let text = r#"{"z": 1.50, "a" : 1e5, "tags": "[1.0, \"a&amp;b\"]", "t": "x&lt;y", "big": 100000000000000000000000}"#;
         assert_eq!(
             run(schema, text),
-            r#"{"z": 1.50, "a" : 1e5, "tags": [1.0,"a&b"], "t": "x<y", "big": 100000000000000000000000}"#
+            r#"{"z": 1.50, "a" : 1e5, "tags": [1.0, "a&b"], "t": "x<y", "big": 100000000000000000000000}"#
         );
+    }
+
+    #[test]
+    fn decoded_text_keeps_its_numbers_keys_and_escapes() {
+        let schema = json!({"properties": {"xs": {"type": "array"}, "o": {"type": "object"}}});
+        let text = r#"{"xs": "[100000000000000000000001, 3.141592653589793238462643383279, -0.0, 1E+2]", "o": "{\"\\u0041\": \"\\u00e9&amp;\", \"n\": 1.50}"}"#;
+        assert_eq!(
+            run(schema, text),
+            r#"{"xs": [100000000000000000000001, 3.141592653589793238462643383279, -0.0, 1E+2], "o": {"\u0041": "é&", "n": 1.50}}"#
+        );
+    }
+
+    #[test]
+    fn decoded_text_stays_on_one_line() {
+        let schema = json!({"type": "array"});
+        assert_eq!(run(schema, r#""[1,\r\n\t2 ]""#), "[1,  \t2 ]");
+    }
+
+    #[test]
+    fn strings_decoded_inside_decoded_strings() {
+        let schema = json!({
+            "type": "array",
+            "items": {"type": "object", "properties": {"v": {"type": "array"}}}
+        });
+        let text = r#""[\"{\\\"v\\\": \\\"[1.10, \\\\\\\"&lt;\\\\\\\"]\\\"}\"]""#;
+        assert_eq!(run(schema, text), r#"[{"v": [1.10, "<"]}]"#);
+    }
+
+    #[test]
+    fn an_earlier_occurrence_of_a_repeated_key_gets_the_value() {
+        let schema = json!({"properties": {"xs": {"type": "array"}}});
+        let text = r#"{"xs": "[1.0]", "xs": "[2.50, \"&amp;\"]"}"#;
+        assert_eq!(
+            run(schema.clone(), text),
+            r#"{"xs": [2.5,"&"], "xs": [2.50, "&"]}"#
+        );
+        // Not even JSON in the earlier occurrence.
+        let text = r#"{"xs": "[1.0", "xs": "[2.50]"}"#;
+        assert_eq!(run(schema.clone(), text), r#"{"xs": [2.5], "xs": [2.50]}"#);
+        // Decoded text that repeats a key itself.
+        let schema = json!({"properties": {"o": {"type": "object"}}});
+        let text = r#"{"o": "{\"a\": 1.0, \"a\": 2.0}"}"#;
+        assert_eq!(run(schema, text), r#"{"o": {"a":2.0}}"#);
     }
 
     #[test]
@@ -231,10 +617,28 @@ mod tests {
     }
 
     #[test]
+    fn a_report_read_back_splices_the_same() {
+        let schema = json!({"properties": {"xs": {"type": "array"}}});
+        let text = r#"{"xs": "[\"&amp;\", {\"k\": \"&lt;\"}, 1.50]", "ys": ["&gt;"]}"#;
+        let normalizer = Normalizer::compile(&schema).unwrap();
+        let mut value: Value = serde_json::from_str(text).unwrap();
+        let report = normalizer.normalize(&mut value).unwrap();
+        let read: Report = serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
+        assert_eq!(
+            splice(text, &value, &read).unwrap(),
+            splice(text, &value, &report).unwrap()
+        );
+        assert_eq!(
+            splice(text, &value, &read).unwrap(),
+            r#"{"xs": ["&", {"k": "<"}, 1.50], "ys": [">"]}"#
+        );
+    }
+
+    #[test]
     fn rejects_text_that_is_not_json() {
         let report = Report {
             repairs: vec![crate::Repair {
-                pointer: String::new(),
+                pointer: Pointer::root(),
                 kind: crate::RepairKind::ReferencesDecoded {
                     passes: 1,
                     bound_reached: false,
@@ -243,5 +647,24 @@ mod tests {
         };
         assert!(splice("\"abc", &json!("x"), &report).is_err());
         assert!(splice("[1,", &json!([1]), &report).is_err());
+        assert!(splice("[1] x", &json!([1]), &report).is_err());
+        assert_eq!(
+            splice(r#"{"a" 1}"#, &json!({"a": 1}), &report),
+            Err(SpliceError { offset: 5 })
+        );
+    }
+
+    #[test]
+    fn rejects_a_repair_the_value_does_not_have() {
+        let report = Report {
+            repairs: vec![crate::Repair {
+                pointer: Pointer::root().key("b"),
+                kind: crate::RepairKind::ReferencesDecoded {
+                    passes: 1,
+                    bound_reached: false,
+                },
+            }],
+        };
+        assert!(splice(r#"{"b": "&amp;"}"#, &json!({"a": 1}), &report).is_err());
     }
 }

@@ -577,7 +577,7 @@ fn repaired_exactly<T: Subject>(
                     .report
                     .repairs
                     .iter()
-                    .map(|r| (r.pointer.clone(), r.kind))
+                    .map(|r| (r.pointer.to_string(), r.kind))
                     .collect(),
             );
             let want = sorted(expected);

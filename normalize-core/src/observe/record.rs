@@ -66,7 +66,7 @@ pub fn repair_records(tool: &str, report: &Report) -> Vec<Record> {
         .iter()
         .map(|repair| Record {
             tool: tool.to_owned(),
-            pointer: repair.pointer.clone(),
+            pointer: repair.pointer.to_string(),
             kind: RecordKind::Repaired {
                 repair: repair.kind,
             },

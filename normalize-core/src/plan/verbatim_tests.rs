@@ -12,7 +12,7 @@ fn normalize(schema: Value, mut args: Value) -> (Value, Vec<(String, RepairKind)
     let repairs = report
         .repairs
         .into_iter()
-        .map(|r| (r.pointer, r.kind))
+        .map(|r| (r.pointer.to_string(), r.kind))
         .collect();
     (args, repairs)
 }

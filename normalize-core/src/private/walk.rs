@@ -1,8 +1,14 @@
 //! The walkers generated normalizers are made of. Each mirrors, for one
 //! shape known at compile time, what [`Repairer::walk`] does at a location
 //! declaring that shape, so both normalizers give the same result.
+//!
+//! Each container's members are walked inside [`deep::guard`], so a derived
+//! type nested any number of levels deep (a recursive `struct`, JSON nested
+//! in strings) cannot overflow the stack, whatever closures the generated
+//! code hands in.
 
 use super::Compiled;
+use crate::deep;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::plan::{JsonType, TypeSet};
@@ -22,15 +28,21 @@ pub fn any(
         Value::String(_) => repairer.decode_references(value, path)?,
         Value::Array(items) => {
             repairer.enter(depth, path)?;
-            for (i, item) in items.iter_mut().enumerate() {
-                any(repairer, item, &path.index(i), depth + 1)?;
-            }
+            deep::guard(|| {
+                for (i, item) in items.iter_mut().enumerate() {
+                    any(repairer, item, &path.index(i), depth + 1)?;
+                }
+                Ok(())
+            })?;
         }
         Value::Object(members) => {
             repairer.enter(depth, path)?;
-            for (key, member) in members.iter_mut() {
-                any(repairer, member, &path.key(key), depth + 1)?;
-            }
+            deep::guard(|| {
+                for (key, member) in members.iter_mut() {
+                    any(repairer, member, &path.key(key), depth + 1)?;
+                }
+                Ok(())
+            })?;
         }
         Value::Null | Value::Bool(_) | Value::Number(_) => {}
     }
@@ -59,10 +71,12 @@ pub fn object(
     match value {
         Value::Object(members) => {
             repairer.enter(depth, path)?;
-            for (key, child) in members.iter_mut() {
-                member(repairer, key, child, &path.key(key), depth + 1)?;
-            }
-            Ok(())
+            deep::guard(|| {
+                for (key, child) in members.iter_mut() {
+                    member(repairer, key, child, &path.key(key), depth + 1)?;
+                }
+                Ok(())
+            })
         }
         Value::Array(_) => any(repairer, value, path, depth),
         _ => Ok(()),
@@ -113,10 +127,12 @@ pub fn tuple(
     match value {
         Value::Array(items) => {
             repairer.enter(depth, path)?;
-            for (i, child) in items.iter_mut().enumerate() {
-                item(i, repairer, child, &path.index(i), depth + 1)?;
-            }
-            Ok(())
+            deep::guard(|| {
+                for (i, child) in items.iter_mut().enumerate() {
+                    item(i, repairer, child, &path.index(i), depth + 1)?;
+                }
+                Ok(())
+            })
         }
         Value::Object(_) => any(repairer, value, path, depth),
         _ => Ok(()),

@@ -1,0 +1,172 @@
+//! Values nested deeper than a thread's stack would allow a recursive
+//! algorithm to go.
+//!
+//! Parsing ([`crate::json_text`]), normalizing ([`crate::Normalizer`], the
+//! code `#[derive(ToolArgs)]` generates) and [`crate::splice`] recurse once
+//! per level of nesting; each level first makes sure the stack has room for
+//! it and, when it does not, carries on in a fresh segment on the heap
+//! (`stacker`, the crate the Rust compiler uses for the same purpose). So no
+//! [`crate::Options::max_depth`] can overflow a thread, even a 2 MiB worker,
+//! while shallow values pay one comparison per container.
+//!
+//! What this crate cannot reach is `serde_json::Value`'s own drop, which
+//! also recurses once per level: hand a value that may be deep to
+//! [`drop_value`] instead of letting it go out of scope.
+
+use serde_json::Value;
+
+/// Room a level must find on the stack before it recurses: far more than
+/// one level of any walk here takes (a few KiB in a debug build).
+const RED_ZONE: usize = 128 << 10;
+/// Size of each stack segment added when the room runs out.
+const SEGMENT: usize = 2 << 20;
+
+/// Runs `f`, one level of a recursive walk, on a stack with room for it.
+#[inline]
+pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+}
+
+/// Drops `value` level by level, with a heap-allocated work list instead of
+/// the recursion of `Value`'s own drop, which overflows a 2 MiB thread some
+/// tens of thousands of levels down.
+///
+/// ```
+/// use serde_json::Value;
+///
+/// let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+/// let value: Value = toolargs_core::json_text::from_str(&deep, usize::MAX)?;
+/// toolargs_core::deep::drop_value(value);
+/// # Ok::<(), toolargs_core::json_text::JsonTextError>(())
+/// ```
+pub fn drop_value(value: Value) {
+    let mut pending = Vec::new();
+    let mut next = Some(value);
+    while let Some(value) = next.take().or_else(|| pending.pop()) {
+        // Moving the members out leaves each container empty when it drops;
+        // scalars and strings drop here, without recursion.
+        match value {
+            Value::Array(items) => pending.extend(items.into_iter().filter(is_container)),
+            Value::Object(members) => pending.extend(
+                members
+                    .into_iter()
+                    .map(|(_, member)| member)
+                    .filter(is_container),
+            ),
+            _ => {}
+        }
+    }
+}
+
+fn is_container(value: &Value) -> bool {
+    matches!(value, Value::Array(_) | Value::Object(_))
+}
+
+/// Writes `value` as compact JSON, exactly as `serde_json::to_writer` would,
+/// with a work list instead of recursion.
+pub(crate) fn write_compact(value: &Value, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    enum Open<'v> {
+        Items(std::slice::Iter<'v, Value>),
+        Members(serde_json::map::Iter<'v>),
+    }
+    let mut open: Vec<(Open<'_>, bool)> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        match next.take() {
+            Some(Value::Array(items)) => {
+                out.push(b'[');
+                open.push((Open::Items(items.iter()), true));
+            }
+            Some(Value::Object(members)) => {
+                out.push(b'{');
+                open.push((Open::Members(members.iter()), true));
+            }
+            Some(scalar) => serde_json::to_writer(&mut *out, scalar)?,
+            None => {}
+        }
+        let Some((container, first)) = open.last_mut() else {
+            return Ok(());
+        };
+        let separator = if *first { None } else { Some(b',') };
+        match container {
+            Open::Items(items) => match items.next() {
+                Some(item) => {
+                    out.extend(separator);
+                    next = Some(item);
+                }
+                None => {
+                    out.push(b']');
+                    open.pop();
+                    continue;
+                }
+            },
+            Open::Members(members) => match members.next() {
+                Some((key, member)) => {
+                    out.extend(separator);
+                    serde_json::to_writer(&mut *out, key)?;
+                    out.push(b':');
+                    next = Some(member);
+                }
+                None => {
+                    out.push(b'}');
+                    open.pop();
+                    continue;
+                }
+            },
+        }
+        *first = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn writes_what_serde_json_writes() {
+        let values = [
+            json!(null),
+            json!("a\"b\u{1}"),
+            json!(1e23),
+            json!([]),
+            json!({}),
+            json!([1, [2, {"a": [true, -0.5, "x"]}], {}, []]),
+            json!({"k\n": {"z": 1, "a": [null]}, "b": 18446744073709551615u64}),
+        ];
+        for value in values {
+            let mut out = Vec::new();
+            write_compact(&value, &mut out).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), value.to_string());
+        }
+    }
+
+    #[test]
+    fn drops_a_deep_value_on_a_small_stack() {
+        let depth = 200_000;
+        let handle = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || {
+                // Built by hand: `json!` would serialize `value` at each level.
+                let mut value = json!("leaf");
+                for i in 0..depth {
+                    value = if i % 2 == 0 {
+                        Value::Array(vec![Value::from(1), value])
+                    } else {
+                        let mut members = serde_json::Map::new();
+                        members.insert("k".to_owned(), value);
+                        members.insert("s".to_owned(), Value::from("x"));
+                        Value::Object(members)
+                    };
+                }
+                let mut out = Vec::new();
+                write_compact(&value, &mut out).unwrap();
+                drop_value(value);
+                out.len()
+            })
+            .unwrap();
+        let written = handle.join().unwrap();
+        // `[1,` and `]`, `{"k":` and `,"s":"x"}`: 4 and 14 bytes a pair of levels.
+        assert_eq!(written, depth / 2 * 18 + 6);
+    }
+}
