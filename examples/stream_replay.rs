@@ -13,7 +13,11 @@
 //!
 //! ```text
 //! cargo run --example stream_replay
+//! cargo run --example stream_replay -- anthropic my-recording.sse
 //! ```
+//!
+//! With a format and a file, it replays that recording (server-sent events
+//! as the provider sent them) against the same two tools.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -136,34 +140,67 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let streams = ToolStreams::new(&toolbox);
 
-    for (name, format, sse, choices) in STREAMS {
-        println!("== {name} ({format}, {} bytes of events)", sse.len());
-        // One reader and one session per choice: alternatives never mix.
-        let mut replays: Vec<Replay<'_, '_>> = (0..choices)
-            .map(|choice| Replay {
-                choice: (choices > 1).then_some(choice),
-                reader: if choices > 1 {
-                    WireReader::openai_chat_choice(choice)
-                } else {
-                    WireReader::new(format)
-                },
-                session: streams.session(format.into()),
-                early: BTreeMap::new(),
-                provisional: BTreeSet::new(),
-            })
-            .collect();
-        let mut decoder = SseDecoder::new();
-        for piece in sse.as_bytes().chunks(PIECE) {
-            for event in decoder.push(piece)? {
-                for replay in &mut replays {
-                    for delta in replay.reader.read_sse(&event)? {
-                        replay.apply(&delta);
-                    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [] => {
+            for (name, format, sse, choices) in STREAMS {
+                replay(&streams, name, format, sse, choices)?;
+            }
+        }
+        [format, file] => {
+            let format = match format.as_str() {
+                "chat" => StreamFormat::OpenAiChat,
+                "responses" => StreamFormat::OpenAiResponses,
+                "anthropic" => StreamFormat::Anthropic,
+                other => return Err(format!("unknown format `{other}`: {USAGE}").into()),
+            };
+            let sse = std::fs::read_to_string(file)?;
+            replay(&streams, file, format, &sse, 1)?;
+        }
+        _ => return Err(USAGE.into()),
+    }
+    Ok(())
+}
+
+const USAGE: &str = "usage: stream_replay [chat|responses|anthropic FILE.sse]";
+
+/// Replays one recorded response: its bytes in pieces, through one reader
+/// and one session per choice (alternatives never mix).
+fn replay(
+    streams: &ToolStreams<'_>,
+    name: &str,
+    format: StreamFormat,
+    sse: &str,
+    choices: u64,
+) -> Result<(), Box<dyn std::error::Error>> {
+    println!("== {name} ({format}, {} bytes of events)", sse.len());
+    let mut replays: Vec<Replay<'_, '_>> = (0..choices)
+        .map(|choice| Replay {
+            choice: (choices > 1).then_some(choice),
+            reader: if choices > 1 {
+                WireReader::openai_chat_choice(choice)
+            } else {
+                WireReader::new(format)
+            },
+            session: streams.session(format.into()),
+            early: BTreeMap::new(),
+            provisional: BTreeSet::new(),
+        })
+        .collect();
+    let mut decoder = SseDecoder::new();
+    for piece in sse.as_bytes().chunks(PIECE) {
+        for event in decoder.push(piece)? {
+            for replay in &mut replays {
+                for delta in replay.reader.read_sse(&event)? {
+                    replay.apply(&delta);
                 }
             }
         }
-        println!();
     }
+    if decoder.finish() {
+        println!("(the recording ends inside an event, which is dropped)");
+    }
+    println!();
     Ok(())
 }
 
