@@ -1,0 +1,452 @@
+//! The streaming engine against the whole-text entry point, over the
+//! contract suite's derived types (`tests/contract`): generated calls,
+//! clean, damaged (escaped strings, containers sent as JSON text, broken
+//! syntax) and invalid (an undeclared key, a leaf of another type, a
+//! string outside an enum), each fed in every two-way split, in one-byte
+//! deltas and in random multi-way splits.
+//!
+//! For every split:
+//! - `finish()` equals `T::from_model` on the whole text;
+//! - every early rejection is sound: the whole text is rejected, and by the
+//!   same syntax error, or with the early violation among its violations
+//!   (or by an earlier phase, as the module documents);
+//! - the events are the whole call's normalized values: each at its
+//!   pointer in the normalized whole value, each value of the text covered
+//!   once.
+//!
+//! For invalid calls, how early the first rejection came (the fraction of
+//! the text received) is computed and printed, certain and provisional.
+#![allow(dead_code)]
+
+mod contract;
+
+use contract::types::*;
+use contract::{Rng, Subject, canonical, leaves, objects, with_replaced};
+use serde_json::{Map, Value};
+use toolargs::ArgsError;
+use toolargs::stream::{ArgsStream, Certainty, Event};
+
+/// Generated values per type.
+const CASES: u64 = 6;
+/// Texts up to this long get every two-way split; longer ones a sample.
+const ALL_SPLITS_UP_TO: usize = 300;
+/// Random multi-way splits per text.
+const RANDOM_SPLITS: usize = 6;
+
+/// One streamed run: the result, the first certain and provisional
+/// rejections, the events.
+struct Run<T: Subject> {
+    result: Result<toolargs::Parsed<T>, ArgsError>,
+    certain: Option<(usize, ArgsError)>,
+    provisional: Option<(usize, ArgsError, Certainty)>,
+    events: Vec<Event>,
+}
+
+fn run<T: Subject>(text: &str, cuts: &[usize]) -> Run<T> {
+    let mut call = ArgsStream::<T>::new();
+    let bytes = text.as_bytes();
+    let mut certain = None;
+    let mut provisional = None;
+    let mut events = Vec::new();
+    let mut from = 0;
+    for &to in cuts.iter().chain(std::iter::once(&bytes.len())) {
+        call.push_bytes(&bytes[from..to]);
+        from = to;
+        if certain.is_none() {
+            certain = call.rejection().map(|e| (e.received, e.rejection));
+        }
+        if provisional.is_none() {
+            provisional = call
+                .provisional()
+                .map(|e| (e.received, e.rejection, e.certainty));
+        }
+        events.extend(call.events());
+    }
+    let result = call.finish();
+    events.extend(call.events());
+    Run {
+        result,
+        certain,
+        provisional,
+        events,
+    }
+}
+
+/// Whether `early` is one the whole result `whole` also gets (see the
+/// module docs of `toolargs::stream`).
+fn sound<T: Subject>(
+    early: &ArgsError,
+    whole: &Result<toolargs::Parsed<T>, ArgsError>,
+) -> Result<(), String> {
+    let whole = match whole {
+        Ok(_) => {
+            return Err(format!(
+                "rejected early ({early}) but the whole text is accepted"
+            ));
+        }
+        Err(whole) => whole,
+    };
+    match (early, whole) {
+        (ArgsError::Invalid(early), ArgsError::Invalid(all)) => {
+            if early.0.len() == 1 && all.0.contains(&early.0[0]) {
+                Ok(())
+            } else {
+                Err(format!("early {early:?} is not among {all:?}"))
+            }
+        }
+        // An earlier phase fails on the whole text: allowed (documented).
+        (ArgsError::Invalid(_), ArgsError::Syntax(_) | ArgsError::Limit(_)) => Ok(()),
+        (ArgsError::Syntax(_), ArgsError::Limit(_)) => Ok(()),
+        (early, whole) if early == whole => Ok(()),
+        (early, whole) => Err(format!("early {early:?}, whole {whole:?}")),
+    }
+}
+
+/// The events agree with the whole text: each value event is the
+/// normalized whole value at its pointer, and every value of the text is
+/// covered by exactly one value event (its own or an enclosing one).
+fn events_agree<T: Subject>(text: &str, events: &[Event]) -> Result<(), String> {
+    let Ok(raw) = serde_json::from_str::<Value>(text) else {
+        return Ok(());
+    };
+    if has_repeated_keys(text) {
+        return Ok(());
+    }
+    let mut normalized = raw.clone();
+    if T::normalize(&mut normalized, &toolargs::Options::default()).is_err() {
+        return Ok(());
+    }
+    let mut covering = Vec::new();
+    for event in events {
+        let (location, value) = match event {
+            Event::Value { location, value } | Event::Whole { location, value } => {
+                (location.to_pointer(), value)
+            }
+            _ => continue,
+        };
+        match normalized.pointer(&location) {
+            Some(whole) if whole == value => covering.push(location),
+            other => {
+                return Err(format!(
+                    "event at `{location}` says {value}, the whole call has {other:?}"
+                ));
+            }
+        }
+    }
+    let mut all = Vec::new();
+    leaves(&raw, "", &mut all);
+    for leaf in all {
+        if matches!(raw.pointer(&leaf), Some(Value::Array(a)) if a.is_empty())
+            || matches!(raw.pointer(&leaf), Some(Value::Object(o)) if o.is_empty())
+        {
+            continue;
+        }
+        let count = covering
+            .iter()
+            .filter(|c| contract::is_within(&leaf, c))
+            .count();
+        if count != 1 {
+            return Err(format!("`{leaf}` covered by {count} value events"));
+        }
+    }
+    Ok(())
+}
+
+/// Whether some object in the text repeats a key (the generated texts come
+/// from serde and never do, but a damaged one may be read so).
+fn has_repeated_keys(text: &str) -> bool {
+    struct Probe(bool);
+    impl<'de> serde::de::Visitor<'de> for &mut Probe {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("json")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if !seen.insert(key) {
+                    self.0 = true;
+                }
+                map.next_value_seed(&mut *self)?;
+            }
+            Ok(())
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(&mut *self)?.is_some() {}
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+    }
+    impl<'de> serde::de::DeserializeSeed<'de> for &mut Probe {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    let mut probe = Probe(false);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let _ = serde::de::DeserializeSeed::deserialize(&mut probe, &mut de);
+    probe.0
+}
+
+/// The splits a text is fed in: every two-way split (or a sample of them),
+/// one-byte deltas, and random multi-way splits.
+fn splits(text: &str, rng: &mut Rng) -> Vec<Vec<usize>> {
+    let n = text.len();
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    if n <= ALL_SPLITS_UP_TO {
+        out.extend((0..=n).map(|cut| vec![cut]));
+    } else {
+        out.extend((0..64).map(|_| vec![rng.below(n + 1)]));
+    }
+    out.push((1..n).collect());
+    for _ in 0..RANDOM_SPLITS {
+        let mut cuts: Vec<usize> = (0..1 + rng.below(12)).map(|_| rng.below(n + 1)).collect();
+        cuts.sort_unstable();
+        out.push(cuts);
+    }
+    out
+}
+
+/// The texts one generated value gives: clean, damaged, broken, and
+/// invalid (with whether it is meant to be), plus a copy of an invalid one
+/// where a root key is sent again with its valid value.
+fn texts<T: Subject>(j: &Value, rng: &mut Rng) -> Vec<(String, &'static str)> {
+    let mut out = vec![(j.to_string(), "clean")];
+    out.push((damaged(j, rng).to_string(), "damaged"));
+    let clean = j.to_string();
+    if clean.len() > 2 {
+        let mut cut = 1 + rng.below(clean.len() - 1);
+        while !clean.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let junk = *rng.pick(&["}", ",", "]", "x", "\"", ":"]);
+        out.push((
+            format!("{}{junk}{}", &clean[..cut], &clean[cut..]),
+            "broken",
+        ));
+    }
+    let mut holders = Vec::new();
+    objects(j, "", &mut holders);
+    if !holders.is_empty() {
+        let at = rng.pick(&holders).clone();
+        let mut mutated = j.clone();
+        if let Some(Value::Object(members)) = mutated.pointer_mut(&at) {
+            if !members.contains_key("zz_unknown") {
+                members.insert("zz_unknown".to_owned(), Value::from(1));
+                out.push((mutated.to_string(), "unknown key"));
+            }
+        }
+    }
+    let mut all = Vec::new();
+    leaves(j, "", &mut all);
+    if !all.is_empty() {
+        let at = rng.pick(&all).clone();
+        let old = j.pointer(&at).cloned().unwrap_or(Value::Null);
+        let candidates: Vec<Value> = [
+            Value::from(7),
+            Value::from("x"),
+            Value::from("zz-not-a-variant"),
+            Value::Bool(true),
+            Value::Null,
+        ]
+        .into_iter()
+        .filter(|r| *r != old)
+        .collect();
+        let replacement = rng.pick(&candidates).clone();
+        let mutated = with_replaced(j, &at, replacement);
+        out.push((mutated.to_string(), "wrong leaf"));
+        // The same, then the root member on its path sent again, valid.
+        if let (Value::Object(root), Some(first)) = (j, at.split('/').nth(1)) {
+            let key = first.replace("~1", "/").replace("~0", "~");
+            if let (Some(original), Value::Object(_)) = (root.get(&key), &mutated) {
+                let text = mutated.to_string();
+                let body = &text[..text.len() - 1];
+                let again = format!("{body},{}:{original}}}", Value::String(key.clone()));
+                out.push((again, "repeated key"));
+            }
+        }
+    }
+    out
+}
+
+/// Escapes some string leaves and sends some containers as JSON text.
+fn damaged(value: &Value, rng: &mut Rng) -> Value {
+    match value {
+        Value::String(text) if rng.chance(40) => Value::String(
+            text.replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('"', "&quot;"),
+        ),
+        Value::Array(items) => {
+            let inner = Value::Array(items.iter().map(|v| damaged(v, rng)).collect());
+            if rng.chance(15) {
+                Value::String(inner.to_string())
+            } else {
+                inner
+            }
+        }
+        Value::Object(members) => {
+            let inner = Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (k.clone(), damaged(v, rng)))
+                    .collect::<Map<String, Value>>(),
+            );
+            if rng.chance(10) {
+                Value::String(inner.to_string())
+            } else {
+                inner
+            }
+        }
+        other => other.clone(),
+    }
+}
+
+/// The generated texts of `T`, with their kind.
+fn generated<T: Subject>(name: &str) -> Vec<(String, &'static str, Rng)> {
+    let mut out = Vec::new();
+    for case in 0..CASES {
+        let mut rng = Rng::new(0x5EED_0000 + case * 7919 + name.len() as u64);
+        let Some((_, j)) = canonical(T::generate(&mut rng, 0)) else {
+            continue;
+        };
+        for (text, kind) in texts::<T>(&j, &mut rng) {
+            let seed = rng.next();
+            out.push((text, kind, Rng::new(seed)));
+        }
+    }
+    out
+}
+
+fn check_type<T: Subject>(name: &str) {
+    let mut failures = Vec::new();
+    let generated = generated::<T>(name);
+    assert!(!generated.is_empty(), "{name}: no text generated");
+    for (text, kind, mut rng) in generated {
+        let whole = T::from_model(&text);
+        if let Err(e) = events_agree::<T>(&text, &run::<T>(&text, &[]).events) {
+            failures.push(format!("{kind} {text}\n  events: {e}"));
+        }
+        let repeated = has_repeated_keys(&text);
+        for cuts in splits(&text, &mut rng) {
+            let got = run::<T>(&text, &cuts);
+            if got.result != whole {
+                failures.push(format!(
+                    "{kind} {text} split at {cuts:?}\n  stream {:?}\n  whole  {whole:?}",
+                    got.result
+                ));
+                break;
+            }
+            if let Some((_, early)) = &got.certain {
+                if let Err(e) = sound(early, &whole) {
+                    failures.push(format!("{kind} {text} split at {cuts:?}\n  certain: {e}"));
+                    break;
+                }
+            }
+            if let Some((_, early, _)) = &got.provisional {
+                if !repeated {
+                    if let Err(e) = sound(early, &whole) {
+                        failures.push(format!(
+                            "{kind} {text} split at {cuts:?}\n  provisional: {e}"
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{name}: {} failures; first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(3)].join("\n")
+    );
+}
+
+/// How early `T`'s invalid texts are rejected, fed one byte at a time:
+/// (fraction of the text received at the first certain rejection, at the
+/// first provisional one), `None` when not before the end.
+fn earliness<T: Subject>(name: &str, out: &mut Vec<(Option<f64>, Option<f64>)>) {
+    for (text, _, _) in generated::<T>(name) {
+        if has_repeated_keys(&text) || !matches!(T::from_model(&text), Err(ArgsError::Invalid(_))) {
+            continue;
+        }
+        let cuts: Vec<usize> = (1..text.len()).collect();
+        let got = run::<T>(&text, &cuts);
+        let n = text.len() as f64;
+        out.push((
+            got.certain.map(|(at, _)| at as f64 / n),
+            got.provisional.map(|(at, _, _)| at as f64 / n),
+        ));
+    }
+}
+
+macro_rules! streaming {
+    ($($test:ident: $ty:ty $(, unions $unions:expr)? $(, aliases $aliases:expr)?;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                check_type::<$ty>(stringify!($test));
+            }
+        )*
+
+        #[test]
+        fn how_early_invalid_calls_are_rejected() {
+            let mut all = Vec::new();
+            $( earliness::<$ty>(stringify!($test), &mut all); )*
+            report(&all);
+        }
+    };
+}
+
+contract_types!(streaming);
+
+fn median(mut values: Vec<f64>) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    Some(values[values.len() / 2])
+}
+
+fn report(all: &[(Option<f64>, Option<f64>)]) {
+    let total = all.len();
+    assert!(total > 0, "no invalid call was generated");
+    // Found before the last byte: the call could have been stopped.
+    let before_end = |f: &Option<f64>| f.filter(|f| *f < 1.0);
+    let certain: Vec<f64> = all.iter().filter_map(|(c, _)| before_end(c)).collect();
+    let provisional: Vec<f64> = all.iter().filter_map(|(_, p)| before_end(p)).collect();
+    // A call not rejected before its end counts as the whole text.
+    let certain_all: Vec<f64> = all.iter().map(|(c, _)| c.unwrap_or(1.0)).collect();
+    let provisional_all: Vec<f64> = all.iter().map(|(_, p)| p.unwrap_or(1.0)).collect();
+    println!(
+        "invalid calls: {total}\n\
+         rejected before the last byte: certain {} (median fraction of the text received {:.3}), \
+         provisional {} (median {:.3})\n\
+         median over all invalid calls (not before the end = 1.0): certain {:.3}, provisional {:.3}",
+        certain.len(),
+        median(certain.clone()).unwrap_or(f64::NAN),
+        provisional.len(),
+        median(provisional.clone()).unwrap_or(f64::NAN),
+        median(certain_all).unwrap_or(f64::NAN),
+        median(provisional_all).unwrap_or(f64::NAN),
+    );
+}
