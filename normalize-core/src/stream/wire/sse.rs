@@ -7,8 +7,9 @@
 //! between two chunks is one line end); a chunk may end inside a line or
 //! inside a UTF-8 character. `data` lines join with `\n`; `event` names the
 //! event; comments (`:` lines), `id` and `retry` are not needed here and
-//! are skipped. As the standard says, an event is dispatched by a blank
-//! line, and one without data is not an event.
+//! are skipped; a byte order mark opening the stream is dropped. As the
+//! standard says, an event is dispatched by a blank line, and one without
+//! data is not an event.
 
 use super::WireError;
 
@@ -38,6 +39,9 @@ pub struct SseDecoder {
     fed: u64,
     /// Stream offset of the current line's first byte.
     line_start: u64,
+    /// Whether a line was read (only the first may start with a byte
+    /// order mark).
+    past_first_line: bool,
 }
 
 impl SseDecoder {
@@ -102,6 +106,10 @@ impl SseDecoder {
         let line = std::str::from_utf8(line).map_err(|error| WireError::NotUtf8 {
             offset: self.line_start + error.valid_up_to() as u64,
         })?;
+        let line = match std::mem::replace(&mut self.past_first_line, true) {
+            false => line.strip_prefix('\u{feff}').unwrap_or(line),
+            true => line,
+        };
         if line.is_empty() {
             let event = std::mem::take(&mut self.event);
             if std::mem::take(&mut self.has_data) {
