@@ -3,6 +3,7 @@
 //! provider is shown is what `toolargs check` enforces.
 
 use crate::fatal::Fatal;
+use clap::ValueEnum;
 use serde_json::{Map, Value};
 use std::io::Write;
 use toolargs::Options;
@@ -11,7 +12,7 @@ use toolargs::export::{Dialect, Provider};
 /// Which provider's definitions to print.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// Every provider, as one object keyed by provider.
+    /// Every provider, as one object keyed by the names below.
     All,
     /// OpenAI Chat Completions `tools`.
     OpenaiChat,
@@ -23,6 +24,20 @@ pub enum Target {
     Mcp,
     /// A Gemini tool (`functionDeclarations`).
     Gemini,
+}
+
+impl Target {
+    /// The provider, or `None` for all of them.
+    fn provider(self) -> Option<Provider> {
+        match self {
+            Target::All => None,
+            Target::OpenaiChat => Some(Provider::OpenAiChat),
+            Target::OpenaiResponses => Some(Provider::OpenAiResponses),
+            Target::Anthropic => Some(Provider::Anthropic),
+            Target::Mcp => Some(Provider::Mcp),
+            Target::Gemini => Some(Provider::Gemini),
+        }
+    }
 }
 
 /// Print the tool definitions of a schema or a tools file for one provider
@@ -57,18 +72,18 @@ pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<bool, Fatal> {
         Dialect::Canonical
     };
     let toolbox = args.source.toolbox(&tools, dialect, Options::default())?;
-    let value = match args.provider {
-        Target::All => Value::Object(
-            Provider::ALL
+    let value = match args.provider.provider() {
+        Some(provider) => toolbox.export(provider),
+        None => Value::Object(
+            Target::value_variants()
                 .iter()
-                .map(|&provider| (provider_key(provider), toolbox.export(provider)))
+                .filter_map(|target| {
+                    let provider = target.provider()?;
+                    let key = target.to_possible_value()?.get_name().to_owned();
+                    Some((key, toolbox.export(provider)))
+                })
                 .collect::<Map<String, Value>>(),
         ),
-        Target::OpenaiChat => toolbox.export(Provider::OpenAiChat),
-        Target::OpenaiResponses => toolbox.export(Provider::OpenAiResponses),
-        Target::Anthropic => toolbox.export(Provider::Anthropic),
-        Target::Mcp => toolbox.export(Provider::Mcp),
-        Target::Gemini => toolbox.export(Provider::Gemini),
     };
     if args.compact {
         serde_json::to_writer(&mut *out, &value)
@@ -78,12 +93,4 @@ pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<bool, Fatal> {
     .map_err(std::io::Error::from)?;
     out.write_all(b"\n")?;
     Ok(true)
-}
-
-/// The provider's name as the library serializes it (`openai_chat`, ...).
-fn provider_key(provider: Provider) -> String {
-    match serde_json::to_value(provider) {
-        Ok(Value::String(name)) => name,
-        _ => format!("{provider:?}"),
-    }
 }

@@ -154,7 +154,7 @@ fn collect(value: &Value, pointer: &str, tools: &mut Vec<ToolDef>) -> Result<(),
             // request's `tools` holding Gemini tools), a Gemini tool, the
             // all-providers export (one provider's listing is enough: they
             // carry the same schemas).
-            for key in ["result", "tools", "functionDeclarations", "mcp"] {
+            for key in ["result", "tools", "functionDeclarations", "anthropic"] {
                 if let Some(inner) = map.get(key) {
                     return collect(inner, &format!("{pointer}/{key}"), tools);
                 }
