@@ -1,0 +1,247 @@
+//! Streamed calls against a toolbox: sessions keyed by the provider's index
+//! (interleaved calls, names in fragments), unknown tools, early rejections
+//! worded as `Toolbox::check` words them, and the final outcome equal to
+//! `Toolbox::check` on the whole call, for every split of the arguments.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use toolargs::ToolArgs;
+use toolargs::call::{Arguments, ToolCall, WireFormat};
+use toolargs::export::Dialect;
+use toolargs::rejection::{CallError, Rejection};
+use toolargs::stream::wire::CallDelta;
+use toolargs::stream::{Certainty, ToolStreams};
+use toolargs::toolbox::Toolbox;
+
+/// Refund part or all of an order.
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+#[allow(dead_code)] // the body reads the amount only
+struct Refund {
+    order_id: String,
+    amount_cents: u32,
+    reason: Option<String>,
+}
+
+fn toolbox(dialect: Dialect) -> Toolbox {
+    let mut tools = Toolbox::with_dialect(dialect);
+    tools
+        .tool_sync("refund", "Refund an order.", |r: Refund| {
+            Ok::<_, String>(r.amount_cents)
+        })
+        .unwrap();
+    tools
+        .dynamic_tool_sync(
+            "lookup",
+            "Look orders up.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "ids": {"type": "array", "items": {"type": "string"}},
+                    "status": {"enum": ["open", "closed"]}
+                },
+                "required": ["ids"],
+                "additionalProperties": false
+            }),
+            |v| Ok::<_, String>(v),
+        )
+        .unwrap();
+    tools
+}
+
+/// `Toolbox::check` on the whole call, as comparable text.
+fn whole(tools: &Toolbox, name: &str, text: &str) -> String {
+    let call = ToolCall {
+        id: Some("c".into()),
+        name: name.into(),
+        arguments: Arguments::Text(text.into()),
+        format: WireFormat::OpenAiChat,
+    };
+    outcome(tools.check(&(), call))
+}
+
+fn outcome(result: Result<toolargs::toolbox::Checked<'_>, CallError>) -> String {
+    match result {
+        Ok(checked) => format!("ok {} {}", checked.tool(), checked.arguments()),
+        Err(error) => format!("err {:?}", error.rejection()),
+    }
+}
+
+const CALLS: &[(&str, &str)] = &[
+    ("refund", r#"{"order_id": "A&amp;1", "amount_cents": 20}"#),
+    ("refund", r#"{"order_id": "A1", "amount_cents": "20"}"#),
+    ("refund", r#"{"order_id": "A1", "amount": 20}"#),
+    ("refund", r#"{"order_id": "A1", "amount_cents": 20,}"#),
+    ("lookup", r#"{"ids": "[\"a\", \"b\"]", "status": "open"}"#),
+    ("lookup", r#"{"ids": ["a"], "status": "pending"}"#),
+    ("lookup", r#"{"ids": ["a", 3]}"#),
+    ("lookp", r#"{"ids": []}"#),
+    ("refund", ""),
+];
+
+/// Two calls interleaved fragment by fragment, the first split at `cut`,
+/// names sent in two pieces.
+fn interleaved(a: (&str, &str), b: (&str, &str), cut: usize) -> Vec<CallDelta> {
+    let (name_a, text_a) = a;
+    let (name_b, text_b) = b;
+    let half = name_a.len() / 2;
+    let mut deltas = vec![
+        CallDelta::Begin {
+            index: 0,
+            id: Some("call_a".into()),
+            name: Some(name_a[..half].into()),
+        },
+        CallDelta::Begin {
+            index: 1,
+            id: Some("call_b".into()),
+            name: Some(name_b.into()),
+        },
+        CallDelta::Name {
+            index: 0,
+            fragment: name_a[half..].into(),
+        },
+    ];
+    let mut cut = cut.min(text_a.len());
+    while !text_a.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let pieces_b: Vec<String> = text_b
+        .as_bytes()
+        .chunks(3)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect();
+    deltas.push(CallDelta::Arguments {
+        index: 0,
+        fragment: text_a[..cut].into(),
+    });
+    for piece in &pieces_b {
+        deltas.push(CallDelta::Arguments {
+            index: 1,
+            fragment: piece.clone(),
+        });
+    }
+    deltas.push(CallDelta::Arguments {
+        index: 0,
+        fragment: text_a[cut..].into(),
+    });
+    deltas.push(CallDelta::End { index: 1 });
+    deltas.push(CallDelta::End { index: 0 });
+    deltas
+}
+
+#[test]
+fn every_split_ends_as_the_whole_call_and_early_rejections_are_its_own() {
+    for dialect in [Dialect::Canonical, Dialect::OpenAiStrict] {
+        let tools = toolbox(dialect);
+        let streams = ToolStreams::new(&tools);
+        for a in CALLS {
+            let b = ("lookup", r#"{"ids": ["x"]}"#);
+            for cut in 0..=a.1.len() {
+                let mut session = streams.session(WireFormat::OpenAiChat);
+                let mut early = None;
+                for delta in interleaved(*a, b, cut) {
+                    if let Some(call) = session.apply(&delta) {
+                        if early.is_none() && call.name() == a.0 && call.id() == Some("call_a") {
+                            early = call.rejection();
+                        }
+                    }
+                }
+                assert!(session.ended(0) && session.ended(1));
+                let got = outcome(session.finish(0, &()).unwrap());
+                let want = whole(&tools, a.0, a.1);
+                assert_eq!(got, want, "{dialect:?} {a:?} cut at {cut}");
+                assert_eq!(
+                    outcome(session.finish(1, &()).unwrap()),
+                    whole(&tools, b.0, b.1)
+                );
+                if let Some(early) = early {
+                    assert_eq!(early.certainty, Certainty::Certain);
+                    let whole = tools
+                        .check(
+                            &(),
+                            ToolCall {
+                                id: None,
+                                name: a.0.into(),
+                                arguments: Arguments::Text(a.1.into()),
+                                format: WireFormat::OpenAiChat,
+                            },
+                        )
+                        .expect_err("rejected early, so rejected whole");
+                    let whole = whole.rejection().cloned().expect("a rejection");
+                    match (&early.rejection, &whole) {
+                        (Rejection::InvalidArguments(e), Rejection::InvalidArguments(w)) => {
+                            assert!(w.violations.contains(&e.violations[0]), "{e:?} in {w:?}");
+                            assert_eq!(e.tool, w.tool);
+                        }
+                        (e, w) => assert_eq!(e, w, "{dialect:?} {a:?}"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn an_unknown_tool_is_rejected_when_its_arguments_begin() {
+    let tools = toolbox(Dialect::Canonical);
+    let streams = ToolStreams::new(&tools);
+    let mut session = streams.session(WireFormat::OpenAiResponses);
+    let begin = CallDelta::Begin {
+        index: 3,
+        id: None,
+        name: Some("refnd".into()),
+    };
+    assert!(session.apply(&begin).is_none(), "the name may still grow");
+    let call = session
+        .apply(&CallDelta::Arguments {
+            index: 3,
+            fragment: "{".into(),
+        })
+        .expect("arguments began");
+    let early = call.rejection().expect("unknown tool");
+    let Rejection::UnknownTool(unknown) = &early.rejection else {
+        panic!("{early:?}")
+    };
+    assert_eq!(unknown.closest, ["refund"]);
+    assert_eq!(early.received, 0);
+    let mut session = streams.session(WireFormat::OpenAiResponses);
+    session.apply(&begin);
+    session.apply(&CallDelta::Arguments {
+        index: 3,
+        fragment: "{}".into(),
+    });
+    let error = session.finish(3, &()).unwrap().unwrap_err();
+    assert_eq!(error.rejection(), Some(&early.rejection));
+}
+
+#[test]
+fn a_forbidden_key_is_worded_as_the_toolbox_words_it() {
+    let tools = toolbox(Dialect::Canonical);
+    let streams = ToolStreams::new(&tools);
+    let mut call = streams.call(None, "refund", WireFormat::Anthropic);
+    call.push(r#"{"order_id": "A1", "amount": "#);
+    let early = call.rejection().expect("certain");
+    let text = r#"{"order_id": "A1", "amount": 20}"#;
+    let Err(error) = tools.check(
+        &(),
+        ToolCall {
+            id: None,
+            name: "refund".into(),
+            arguments: Arguments::Text(text.into()),
+            format: WireFormat::Anthropic,
+        },
+    ) else {
+        panic!("rejected")
+    };
+    let (Rejection::InvalidArguments(early), Some(Rejection::InvalidArguments(whole))) =
+        (&early.rejection, error.rejection())
+    else {
+        panic!("invalid arguments")
+    };
+    assert!(whole.violations.contains(&early.violations[0]));
+    assert!(
+        Rejection::InvalidArguments(early.clone())
+            .model_message()
+            .contains("/amount: unknown field `amount`")
+    );
+}
