@@ -1122,3 +1122,115 @@ fn a_session_fed_each_recorded_stream_checks_each_call_as_the_toolbox_checks_the
         streamed[&1].received
     );
 }
+
+mod generated {
+    //! Calls of any text, cut anywhere and interleaved at random, in each
+    //! format: the readers neither lose, reorder nor mix fragments, and the
+    //! bytes of the event stream may be cut anywhere too.
+
+    use super::{CallDelta, SseDecoder, StreamFormat, WireReader, rebuild};
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    /// One call: its name, and its arguments text cut into fragments.
+    fn calls() -> impl Strategy<Value = Vec<(String, Vec<String>)>> {
+        prop::collection::vec(
+            ("[a-z_]{1,12}", prop::collection::vec(any::<String>(), 0..6)),
+            1..4,
+        )
+    }
+
+    fn events(
+        format: StreamFormat,
+        calls: &[(String, Vec<String>)],
+        order: &[usize],
+    ) -> Vec<Value> {
+        let whole = |fragments: &[String]| fragments.concat();
+        let mut events: Vec<Value> = Vec::new();
+        for (i, (name, _)) in calls.iter().enumerate() {
+            events.push(match format {
+                StreamFormat::OpenAiChat => json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+                    {"index": i, "id": format!("call_{i}"), "type": "function", "function": {"name": name, "arguments": ""}}]}}]}),
+                StreamFormat::OpenAiResponses => json!({"type": "response.output_item.added", "output_index": i,
+                    "item": {"type": "function_call", "id": format!("fc_{i}"), "call_id": format!("call_{i}"), "name": name, "arguments": ""}}),
+                StreamFormat::Anthropic => json!({"type": "content_block_start", "index": i,
+                    "content_block": {"type": "tool_use", "id": format!("call_{i}"), "name": name, "input": {}}}),
+            });
+        }
+        let mut next = vec![0; calls.len()];
+        let mut pending: usize = calls.iter().map(|(_, fragments)| fragments.len()).sum();
+        let mut pick = order.iter().cycle();
+        while pending > 0 {
+            // The next call with fragments left, from a random start.
+            let start = pick.next().copied().unwrap_or(0) % calls.len();
+            let i = (0..calls.len())
+                .map(|k| (start + k) % calls.len())
+                .find(|&i| next[i] < calls[i].1.len())
+                .expect("a call with fragments left");
+            let fragment = &calls[i].1[next[i]];
+            next[i] += 1;
+            pending -= 1;
+            events.push(match format {
+                StreamFormat::OpenAiChat => {
+                    json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+                    {"index": i, "function": {"arguments": fragment}}]}}]})
+                }
+                StreamFormat::OpenAiResponses => {
+                    json!({"type": "response.function_call_arguments.delta",
+                    "output_index": i, "item_id": format!("fc_{i}"), "delta": fragment})
+                }
+                StreamFormat::Anthropic => json!({"type": "content_block_delta", "index": i,
+                    "delta": {"type": "input_json_delta", "partial_json": fragment}}),
+            });
+            if next[i] == calls[i].1.len() {
+                match format {
+                    StreamFormat::OpenAiChat => {}
+                    StreamFormat::OpenAiResponses => events.push(json!({"type": "response.function_call_arguments.done",
+                        "output_index": i, "item_id": format!("fc_{i}"), "arguments": whole(&calls[i].1)})),
+                    StreamFormat::Anthropic => events.push(json!({"type": "content_block_stop", "index": i})),
+                }
+            }
+        }
+        events.push(match format {
+            StreamFormat::OpenAiChat => {
+                json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+            }
+            StreamFormat::OpenAiResponses => {
+                json!({"type": "response.completed", "response": {"id": "r"}})
+            }
+            StreamFormat::Anthropic => json!({"type": "message_stop"}),
+        });
+        events
+    }
+
+    proptest! {
+        #[test]
+        fn fragments_cut_anywhere_and_interleaved_rebuild_each_call(
+            calls in calls(),
+            order in prop::collection::vec(0usize..3, 1..40),
+            chunk in 1usize..50,
+        ) {
+            for format in [StreamFormat::OpenAiChat, StreamFormat::OpenAiResponses, StreamFormat::Anthropic] {
+                let events = events(format, &calls, &order);
+                let sse: String = events.iter().map(|event| format!("data: {event}\n\n")).collect();
+                let mut decoder = SseDecoder::new();
+                let mut reader = WireReader::new(format);
+                let mut deltas: Vec<CallDelta> = Vec::new();
+                for piece in sse.as_bytes().chunks(chunk) {
+                    for event in decoder.push(piece).expect("UTF-8") {
+                        deltas.extend(reader.read_sse(&event).expect("well formed"));
+                    }
+                }
+                let rebuilt = rebuild(&deltas);
+                prop_assert_eq!(rebuilt.len(), calls.len());
+                for (i, (name, fragments)) in calls.iter().enumerate() {
+                    let call = &rebuilt[&(i as u64)];
+                    prop_assert!(call.ended, "{} call {} never ended", format, i);
+                    prop_assert_eq!(&call.name, name);
+                    prop_assert_eq!(call.id.clone(), Some(format!("call_{i}")));
+                    prop_assert_eq!(&call.arguments, &fragments.concat());
+                }
+            }
+        }
+    }
+}
