@@ -7,7 +7,7 @@
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value;
 use std::hint::black_box;
-use toolargs::{Normalizer, Options, ToolArgs};
+use toolargs::{Normalizer, Options, ToolArgs, json_text};
 
 #[path = "support/corpus.rs"]
 mod corpus;
@@ -38,6 +38,13 @@ fn clean(c: &mut Criterion) {
         });
         group.bench_function("parse_value", |b| {
             b.iter(|| black_box(serde_json::from_str::<Value>(black_box(&text)).unwrap()))
+        });
+        // What normalizing a clean call costs on the text path (`from_model`,
+        // the toolbox, the command): the scan that bounds nesting and proves
+        // no repair can apply, after which the walk is skipped.
+        assert!(!json_text::inspect(&text).may_need_repair);
+        group.bench_function("inspect", |b| {
+            b.iter(|| black_box(json_text::inspect(black_box(&text))))
         });
         let mut value = call.clone();
         group.bench_function("normalize_derived", |b| {

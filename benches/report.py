@@ -39,6 +39,7 @@ def main():
         def get(k):
             return m.get(k)
         pairs = [
+            (f"inspect / parse_value (clean {size}, the text path's scan)", f"typed_clean_{size}/inspect", f"typed_clean_{size}/parse_value", "<= 0.05"),
             (f"normalize_derived / parse_value (clean {size})", f"typed_clean_{size}/normalize_derived", f"typed_clean_{size}/parse_value", "<= 0.05"),
             (f"normalize_dynamic / parse_value (clean {size})", f"typed_clean_{size}/normalize_dynamic", f"typed_clean_{size}/parse_value", "<= 0.05"),
             (f"from_model / from_str_typed (clean {size})", f"typed_clean_{size}/from_model", f"typed_clean_{size}/from_str_typed", "<= 2"),
