@@ -123,6 +123,35 @@ fn a_reference_at_every_level_inside_a_string() {
     assert!(spliced == expected, "the spliced line differs");
 }
 
+/// Each level a string holding the JSON of the next: every level's escapes
+/// double the next one's, so such a chain is as deep as its text is
+/// exponentially long: 18 levels are 1 MB.
+#[test]
+fn strings_within_strings() {
+    const LEVELS: usize = 18;
+    let (spliced, repairs, bytes) = on_worker(|| {
+        let mut line = "[0.10]".to_owned();
+        for _ in 0..LEVELS {
+            line = format!(
+                r#"[1.50, "&amp;", {}]"#,
+                serde_json::to_string(&line).unwrap()
+            );
+        }
+        let schema = json!({"type": "array", "items": {"$ref": "#"}});
+        let (spliced, repairs) = process(&schema, &line);
+        (spliced, repairs, line.len())
+    });
+    assert!(bytes > 1_000_000, "{bytes} bytes");
+    let expected = format!(
+        "{}[0.10]{}",
+        r#"[1.50, "&", "#.repeat(LEVELS),
+        "]".repeat(LEVELS)
+    );
+    // A reference decoded and a string JSON-decoded at each level.
+    assert_eq!(repairs, 2 * LEVELS);
+    assert_eq!(spliced, expected);
+}
+
 #[test]
 fn the_bound_stops_a_deep_line_with_a_typed_error() {
     let error = on_worker(|| {

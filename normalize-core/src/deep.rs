@@ -3,11 +3,12 @@
 //!
 //! Parsing ([`crate::json_text`]), normalizing ([`crate::Normalizer`], the
 //! code `#[derive(ToolArgs)]` generates) and [`crate::splice`] recurse once
-//! per level of nesting; each level first makes sure the stack has room for
-//! it and, when it does not, carries on in a fresh segment on the heap
-//! (`stacker`, the crate the Rust compiler uses for the same purpose). So no
-//! [`crate::Options::max_depth`] can overflow a thread, even a 2 MiB worker,
-//! while shallow values pay one comparison per container.
+//! per level of nesting. Below the first 32 levels, each level first makes
+//! sure the stack has room for it and, when it does not, carries on in a
+//! fresh segment on the heap (`stacker`, the crate the Rust compiler uses for
+//! the same purpose). So no [`crate::Options::max_depth`] can overflow a
+//! thread, even a 2 MiB worker, while the calls models actually send, a few
+//! levels deep, pay nothing.
 //!
 //! What this crate cannot reach is `serde_json::Value`'s own drop, which
 //! also recurses once per level: hand a value that may be deep to
@@ -15,16 +16,26 @@
 
 use serde_json::Value;
 
+/// Levels walked, and nesting parsed, without looking at the stack: any
+/// thread has room for them (a few KiB a level in a debug build), and real
+/// calls stay well within them.
+pub(crate) const UNGUARDED: usize = 32;
 /// Room a level must find on the stack before it recurses: far more than
-/// one level of any walk here takes (a few KiB in a debug build).
+/// one level of any walk here takes, with the parse of a string's JSON
+/// nested up to [`UNGUARDED`] levels.
 const RED_ZONE: usize = 128 << 10;
 /// Size of each stack segment added when the room runs out.
 const SEGMENT: usize = 2 << 20;
 
-/// Runs `f`, one level of a recursive walk, on a stack with room for it.
+/// Runs `f`, the members of a container at `depth` (the root is at 0), on a
+/// stack with room for them.
 #[inline]
-pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+pub(crate) fn guard<R>(depth: usize, f: impl FnOnce() -> R) -> R {
+    if depth < UNGUARDED {
+        f()
+    } else {
+        stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+    }
 }
 
 /// Drops `value` level by level, with a heap-allocated work list instead of

@@ -114,8 +114,8 @@ pub fn nesting(text: &str) -> usize {
 /// `NaN`) that nests at most `max_depth` levels.
 ///
 /// Any `max_depth` is safe on any thread, `usize::MAX` included: text nested
-/// deeper than serde_json's own limit of 128 is parsed with a stack that
-/// grows on the heap as needed. Hand a value that may be deep to
+/// more than 32 levels deep is parsed with a stack that grows on the heap as
+/// needed. Hand a value that may be deep to
 /// [`crate::deep::drop_value`] rather than dropping it.
 ///
 /// # Errors
@@ -148,21 +148,16 @@ pub fn from_str_inspected(
     // The nesting was checked above, so the parser's own (fixed) limit is
     // not needed; it would reject depths the caller allowed.
     de.disable_recursion_limit();
-    let value = if found <= SHALLOW {
+    let value = if found <= crate::deep::UNGUARDED {
         Value::deserialize(&mut de)?
     } else {
-        // serde_json's parser recurses once per level: deeper than it would
-        // go on its own, each level makes sure of its stack (`crate::deep`).
+        // serde_json's parser recurses once per level: deeper than a few
+        // levels, each level makes sure of its stack (`crate::deep`).
         Value::deserialize(serde_stacker::Deserializer::new(&mut de))?
     };
     de.end()?;
     Ok((value, facts))
 }
-
-/// Nesting serde_json parses by default (its own recursion limit), which any
-/// thread's stack holds: text this shallow is parsed without checking the
-/// stack at every level.
-const SHALLOW: usize = 128;
 
 #[cfg(test)]
 mod tests {

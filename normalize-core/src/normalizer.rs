@@ -344,7 +344,7 @@ impl<'r> Repairer<'r> {
         self.enter(depth, path)?;
         let entered = !self.verbatim && plan.verbatim(loc, value);
         self.verbatim |= entered;
-        let walked = deep::guard(|| self.walk_members(plan, loc, value, path, depth));
+        let walked = deep::guard(depth, || self.walk_members(plan, loc, value, path, depth));
         if entered {
             self.verbatim = false;
         }

@@ -63,7 +63,9 @@ pub fn splice(original: &str, normalized: &Value, report: &Report) -> Result<Str
     }
     let mut splicer = Splicer {
         repaired: Repaired::of(report),
-        out: Vec::with_capacity(original.len() + original.len() / 8),
+        out: String::with_capacity(original.len() + original.len() / 8),
+        scratch: Vec::new(),
+        depth: 0,
     };
     let mut text = Text::new(original, Layer::Sent);
     let walked = splicer
@@ -85,10 +87,7 @@ pub fn splice(original: &str, normalized: &Value, report: &Report) -> Result<Str
     }
     let end = text.bytes.len();
     splicer.flush(&mut text, end);
-    // Every piece written is a slice of valid text or serde_json's output.
-    String::from_utf8(splicer.out).map_err(|e| SpliceError {
-        offset: e.utf8_error().valid_up_to(),
-    })
+    Ok(splicer.out)
 }
 
 /// The repaired locations of a report as a tree, each node knowing which
@@ -283,14 +282,21 @@ enum Stop {
 
 struct Splicer {
     repaired: Repaired,
-    out: Vec<u8>,
+    out: String,
+    /// serde_json's output for one repaired value, before it joins `out`.
+    scratch: Vec<u8>,
+    /// Containers open around the walk, in the text and in decoded text.
+    depth: usize,
 }
 
 impl Splicer {
     /// Writes out the text not yet written, up to `end`.
     fn flush(&mut self, text: &mut Text<'_>, end: usize) {
+        // Both ends sit next to an ASCII delimiter the walk found (or at an
+        // end of the text), so on character boundaries.
+        let start = text.flushed.min(end);
         self.out
-            .extend_from_slice(&text.bytes[text.flushed.min(end)..end]);
+            .push_str(text.source.get(start..end).unwrap_or_default());
         text.flushed = text.flushed.max(end);
     }
 
@@ -298,7 +304,7 @@ impl Splicer {
         while let Some(byte @ (b' ' | b'\t' | b'\n' | b'\r')) = text.byte() {
             if text.layer == Layer::Decoded && matches!(byte, b'\n' | b'\r') {
                 self.flush(text, text.pos);
-                self.out.push(b' ');
+                self.out.push(' ');
                 text.flushed = text.pos + 1;
             }
             text.pos += 1;
@@ -316,8 +322,18 @@ impl Splicer {
     ) -> Result<(), Stop> {
         self.whitespace(text);
         match text.byte() {
-            Some(b'{') => deep::guard(|| self.object(text, node, value)),
-            Some(b'[') => deep::guard(|| self.array(text, node, value)),
+            Some(open @ (b'{' | b'[')) => {
+                self.depth += 1;
+                let walked = deep::guard(self.depth, || {
+                    if open == b'{' {
+                        self.object(text, node, value)
+                    } else {
+                        self.array(text, node, value)
+                    }
+                });
+                self.depth -= 1;
+                walked
+            }
             Some(b'"') => self.string(text, node, value),
             Some(_) => {
                 let end = text.scalar_end();
@@ -395,8 +411,13 @@ impl Splicer {
     }
 
     fn compact(&mut self, value: &Value) -> Result<(), Stop> {
-        // Writing a value into a vector cannot fail.
-        deep::write_compact(value, &mut self.out).map_err(|_| Stop::Mismatch)
+        self.scratch.clear();
+        // Writing a value into a vector cannot fail, and serde_json writes
+        // UTF-8: neither error is reachable.
+        deep::write_compact(value, &mut self.scratch).map_err(|_| Stop::Mismatch)?;
+        let written = std::str::from_utf8(&self.scratch).map_err(|_| Stop::Mismatch)?;
+        self.out.push_str(written);
+        Ok(())
     }
 
     fn object(

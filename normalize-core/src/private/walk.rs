@@ -28,7 +28,7 @@ pub fn any(
         Value::String(_) => repairer.decode_references(value, path)?,
         Value::Array(items) => {
             repairer.enter(depth, path)?;
-            deep::guard(|| {
+            deep::guard(depth, || {
                 for (i, item) in items.iter_mut().enumerate() {
                     any(repairer, item, &path.index(i), depth + 1)?;
                 }
@@ -37,7 +37,7 @@ pub fn any(
         }
         Value::Object(members) => {
             repairer.enter(depth, path)?;
-            deep::guard(|| {
+            deep::guard(depth, || {
                 for (key, member) in members.iter_mut() {
                     any(repairer, member, &path.key(key), depth + 1)?;
                 }
@@ -71,7 +71,7 @@ pub fn object(
     match value {
         Value::Object(members) => {
             repairer.enter(depth, path)?;
-            deep::guard(|| {
+            deep::guard(depth, || {
                 for (key, child) in members.iter_mut() {
                     member(repairer, key, child, &path.key(key), depth + 1)?;
                 }
@@ -127,7 +127,7 @@ pub fn tuple(
     match value {
         Value::Array(items) => {
             repairer.enter(depth, path)?;
-            deep::guard(|| {
+            deep::guard(depth, || {
                 for (i, child) in items.iter_mut().enumerate() {
                     item(i, repairer, child, &path.index(i), depth + 1)?;
                 }
