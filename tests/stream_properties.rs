@@ -43,7 +43,14 @@ struct Run<T: Subject> {
 }
 
 fn run<T: Subject>(text: &str, cuts: &[usize]) -> Run<T> {
+    run_with::<T>(text, cuts, true)
+}
+
+fn run_with<T: Subject>(text: &str, cuts: &[usize], events: bool) -> Run<T> {
     let mut call = ArgsStream::<T>::new();
+    if !events {
+        call = call.without_events();
+    }
     let bytes = text.as_bytes();
     let mut certain = None;
     let mut provisional = None;
@@ -346,6 +353,21 @@ fn check_type<T: Subject>(name: &str) {
             failures.push(format!("{kind} {text}\n  events: {e}"));
         }
         let repeated = has_repeated_keys(&text);
+        // Without events the engine takes other paths: the same findings.
+        let bytes: Vec<usize> = (1..text.len()).collect();
+        let (with, without) = (
+            run_with::<T>(&text, &bytes, true),
+            run_with::<T>(&text, &bytes, false),
+        );
+        if format!("{:?} {:?}", with.certain, with.provisional)
+            != format!("{:?} {:?}", without.certain, without.provisional)
+            || !without.events.is_empty()
+        {
+            failures.push(format!(
+                "{kind} {text}\n  with events {:?} {:?}\n  without     {:?} {:?}",
+                with.certain, with.provisional, without.certain, without.provisional
+            ));
+        }
         for cuts in splits(&text, &mut rng) {
             let got = run::<T>(&text, &cuts);
             if got.result != whole {

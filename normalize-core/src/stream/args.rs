@@ -1,9 +1,8 @@
 //! [`ArgsStream`]: one call's arguments streamed into a derived type.
 
-use super::engine::{Checks, Engine, Finding, Found};
+use super::engine::{Checks, Engine, Finding, Found, Prepared};
 use super::events::{Early, Event, Snapshot};
 use crate::normalizer::{NormalizeError, Options};
-use crate::plan::SchemaPlan;
 use crate::tool_args::{ArgsError, Parsed, SyntaxError, ToolArgs};
 use crate::validate::Violations;
 use std::any::TypeId;
@@ -42,9 +41,10 @@ impl<T: ToolArgs> ArgsStream<T> {
     /// A stream with `options` (those [`ToolArgs::from_model_with`] gets at
     /// the end) that records events.
     pub fn with_options(options: Options) -> Self {
+        let prepared = prepared_of::<T>();
         let checks = Checks {
-            schema: T::input_schema(),
-            plan: plan_of::<T>(),
+            sites: Some(&prepared.sites),
+            plan: prepared.plan.as_ref(),
             validator: Some(T::validator()),
         };
         ArgsStream {
@@ -183,24 +183,23 @@ pub(crate) fn args_error(finding: &Finding) -> ArgsError {
     }
 }
 
-/// The plan compiled from `T`'s schema, once per type for the process
-/// (as `T`'s validator is).
-fn plan_of<T: ToolArgs>() -> Option<&'static SchemaPlan> {
-    type Plans = RwLock<HashMap<TypeId, Option<&'static SchemaPlan>>>;
-    static PLANS: OnceLock<Plans> = OnceLock::new();
-    let plans = PLANS.get_or_init(Plans::default);
+/// The plan and sites compiled from `T`'s schema, once per type for the
+/// process (as `T`'s validator is).
+fn prepared_of<T: ToolArgs>() -> &'static Prepared<'static> {
+    type Cache = RwLock<HashMap<TypeId, &'static Prepared<'static>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
     let id = TypeId::of::<T>();
-    if let Some(plan) = plans
+    if let Some(prepared) = cache
         .read()
         .unwrap_or_else(PoisonError::into_inner)
         .get(&id)
     {
-        return *plan;
+        return prepared;
     }
-    let compiled = SchemaPlan::compile(T::input_schema())
-        .ok()
-        .map(|plan| &*Box::leak(Box::new(plan)));
-    *plans
+    let compiled: &'static Prepared<'static> =
+        Box::leak(Box::new(Prepared::new(T::input_schema())));
+    cache
         .write()
         .unwrap_or_else(PoisonError::into_inner)
         .entry(id)

@@ -4,7 +4,7 @@
 use super::events::{Certainty, Event, Snapshot};
 use super::lexer::{Lexer, Sink};
 use super::pointer::Location;
-use super::schema::{Child, Site, Walker};
+use super::schema::{Child, SiteId, Sites};
 use crate::normalizer::{NormalizeError, Options, Repairer};
 use crate::path::Path;
 use crate::plan::{Bound, JsonType, Loc, SchemaPlan};
@@ -48,33 +48,37 @@ pub(crate) struct Found {
 #[derive(Debug)]
 struct Provisional {
     found: Found,
-    /// The open objects on the finding's path (stack index, and the member
-    /// location the path goes through).
-    anchors: Vec<(usize, Location)>,
+    /// The open objects on the finding's path (stack index, and the key
+    /// of the member the path goes through).
+    anchors: Vec<(usize, String)>,
 }
 
 /// What the schemas say at one location.
 #[derive(Clone, Debug, Default)]
-struct Slot<'s> {
+struct Slot {
     /// The normalizer's location, when it does not depend on values not yet
     /// complete.
     loc: Option<Loc>,
     /// The validator's subschemas, likewise.
-    site: Option<Site<'s>>,
+    site: Option<SiteId>,
 }
 
 #[derive(Debug)]
-struct Frame<'s> {
+struct Frame {
     object: bool,
-    location: Location,
+    /// Where the container is (kept only while events are recorded; else
+    /// built from the stack when a finding needs it).
+    location: Option<Location>,
     start: usize,
     /// Members or elements begun so far.
     count: usize,
-    /// The member being read (objects), once its key is complete.
+    /// The key of the member being read (objects).
+    key: String,
+    /// Its location, while events are recorded.
     member: Option<Location>,
     /// What the member being read gets (objects).
-    child: Slot<'s>,
-    slot: Slot<'s>,
+    child: Slot,
+    slot: Slot,
     /// The normalizer binds this container's members without its value:
     /// each member's location is known when it starts.
     settled: bool,
@@ -89,10 +93,27 @@ struct Frame<'s> {
     refused: bool,
 }
 
-/// The schema, plan and validator a call is checked against.
+/// What one schema needs for streaming, compiled once: the normalizer's
+/// plan and the validator's sites.
+#[derive(Debug)]
+pub(crate) struct Prepared<'s> {
+    pub(crate) plan: Option<SchemaPlan>,
+    pub(crate) sites: Sites<'s>,
+}
+
+impl<'s> Prepared<'s> {
+    pub(crate) fn new(schema: &'s Value) -> Self {
+        Prepared {
+            plan: SchemaPlan::compile(schema).ok(),
+            sites: Sites::compile(schema),
+        }
+    }
+}
+
+/// The plan, sites and validator a call is checked against.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Checks<'s> {
-    pub(crate) schema: &'s Value,
+    pub(crate) sites: Option<&'s Sites<'s>>,
     pub(crate) plan: Option<&'s SchemaPlan>,
     /// `None`: nothing is checked against the schema (an unknown tool's
     /// arguments are only read).
@@ -103,10 +124,9 @@ pub(crate) struct Checks<'s> {
 #[derive(Debug)]
 pub(crate) struct Core<'s> {
     checks: Checks<'s>,
-    walker: Walker<'s>,
     options: Options,
-    frames: Vec<Frame<'s>>,
-    root: Option<Slot<'s>>,
+    frames: Vec<Frame>,
+    root: Option<Slot>,
     events: Vec<Event>,
     record_events: bool,
     certain: Option<Found>,
@@ -131,16 +151,14 @@ pub(crate) struct Engine<'s> {
 
 impl<'s> Engine<'s> {
     pub(crate) fn new(checks: Checks<'s>, options: Options, record_events: bool) -> Self {
-        let walker = Walker::new(checks.schema);
         let root = Slot {
             loc: checks.plan.map(SchemaPlan::root),
-            site: Some(walker.root()),
+            site: checks.sites.map(Sites::root),
         };
         Engine {
             lexer: Lexer::new(),
             core: Core {
                 checks,
-                walker,
                 options,
                 frames: Vec::new(),
                 root: Some(root),
@@ -273,21 +291,22 @@ impl<'s> Core<'s> {
         }
     }
 
-    /// The schemas of the value starting now, and its location; counts it
-    /// in its container.
-    fn next_value(&mut self) -> (Slot<'s>, Location) {
-        let walker = self.walker;
+    /// The schemas of the value starting now, and its location (while
+    /// events are recorded); counts it in its container.
+    fn next_value(&mut self) -> (Slot, Option<Location>) {
+        let sites = self.checks.sites;
         let plan = self.checks.plan;
+        let record = self.record_events;
         match self.frames.last_mut() {
-            None => (self.root.take().unwrap_or_default(), Location::root()),
-            Some(frame) if frame.object => (
-                std::mem::take(&mut frame.child),
-                frame.member.clone().unwrap_or_default(),
+            None => (
+                self.root.take().unwrap_or_default(),
+                record.then(Location::root),
             ),
+            Some(frame) if frame.object => (std::mem::take(&mut frame.child), frame.member.clone()),
             Some(frame) => {
                 let index = frame.count;
                 frame.count += 1;
-                let location = frame.location.index(index);
+                let location = frame.location.as_ref().map(|at| at.index(index));
                 let mut slot = Slot::default();
                 if frame.settled {
                     if let (Some(plan), Some(bound)) = (plan, &frame.bound) {
@@ -295,8 +314,8 @@ impl<'s> Core<'s> {
                     }
                 }
                 if frame.checked {
-                    if let Some(site) = &frame.slot.site {
-                        if let Child::Known(child) = walker.item(site, index) {
+                    if let (Some(sites), Some(site)) = (sites, frame.slot.site) {
+                        if let Child::Known(child) = sites.item(site, index) {
                             slot.site = Some(child);
                         }
                     }
@@ -304,6 +323,38 @@ impl<'s> Core<'s> {
                 (slot, location)
             }
         }
+    }
+
+    /// The JSON pointer of the value being read in `frames[..depth]` (the
+    /// root for 0), built from the stack.
+    fn pointer_at(&self, depth: usize) -> String {
+        let mut pointer = String::new();
+        for frame in &self.frames[..depth] {
+            pointer.push('/');
+            if frame.object {
+                // Writing to a String cannot fail.
+                let _ = crate::path::write_token(&mut pointer, &frame.key);
+            } else {
+                let _ = std::fmt::Write::write_fmt(
+                    &mut pointer,
+                    format_args!("{}", frame.count.saturating_sub(1)),
+                );
+            }
+        }
+        pointer
+    }
+
+    /// The location of the value being read in `frames[..depth]`.
+    fn location_at(&self, depth: usize) -> Location {
+        let mut at = Location::root();
+        for frame in &self.frames[..depth] {
+            at = if frame.object {
+                at.key(&frame.key)
+            } else {
+                at.index(frame.count.saturating_sub(1))
+            };
+        }
+        at
     }
 
     /// Whether checks run for a value starting in the innermost container.
@@ -328,7 +379,11 @@ impl<'s> Core<'s> {
             Value::Array(Vec::new())
         };
         let plan = self.checks.plan;
-        let settled = match (&slot.loc, &slot.site, plan) {
+        let site = match (self.checks.sites, slot.site) {
+            (Some(sites), Some(id)) => Some(sites.site(id)),
+            _ => None,
+        };
+        let settled = match (&slot.loc, site, plan) {
             (Some(loc), Some(site), Some(plan)) => !site.unions && !plan.verbatim(loc, &dummy),
             _ => false,
         };
@@ -338,10 +393,7 @@ impl<'s> Core<'s> {
         };
         let checked = settled
             && self.frames.last().is_none_or(|frame| frame.checked)
-            && slot
-                .site
-                .as_ref()
-                .is_some_and(|site| !site.open && !site.never);
+            && site.is_some_and(|site| !site.open && !site.never);
         let shape = if object {
             JsonType::Object
         } else {
@@ -358,6 +410,7 @@ impl<'s> Core<'s> {
             location,
             start: at,
             count: 0,
+            key: String::new(),
             member: None,
             child: Slot::default(),
             slot,
@@ -370,48 +423,47 @@ impl<'s> Core<'s> {
     }
 
     fn read_key(&mut self, text: &[u8], start: usize, end: usize) {
-        let Some(key) = decode_string(&text[start..end]) else {
+        let Some(key) = decode_key(&text[start..end]) else {
             self.suspect = true;
             return;
         };
+        let key: &str = &key;
         let top = self.frames.len() - 1;
         // A repeated key replaces the member's value: findings inside the
         // earlier value no longer hold.
         if !self.provisional.is_empty() {
-            self.provisional.retain(|p| {
-                !p.anchors
-                    .iter()
-                    .any(|(i, at)| *i == top && at.last_key() == Some(key.as_str()))
-            });
+            self.provisional
+                .retain(|p| !p.anchors.iter().any(|(i, at)| *i == top && at == key));
         }
-        let walker = self.walker;
+        let sites = self.checks.sites;
         let plan = self.checks.plan;
         let checking = self.checking();
         let frame = &mut self.frames[top];
         frame.count += 1;
-        let member = frame.location.key(&key);
+        frame.key.clear();
+        frame.key.push_str(key);
+        frame.member = frame.location.as_ref().map(|at| at.key(key));
         let mut child = Slot::default();
         if frame.settled {
             if let (Some(plan), Some(bound)) = (plan, &frame.bound) {
-                child.loc = Some(plan.member(bound, &key));
+                child.loc = Some(plan.member(bound, key));
             }
         }
         let mut forbidden = false;
         if frame.checked {
-            if let Some(site) = &frame.slot.site {
-                match walker.member(site, &key) {
+            if let (Some(sites), Some(site)) = (sites, frame.slot.site) {
+                match sites.member(site, key) {
                     Child::Known(site) => child.site = Some(site),
                     Child::Forbidden => forbidden = true,
                     Child::Unknown => {}
                 }
             }
         }
-        frame.member = Some(member.clone());
         frame.child = child;
         if forbidden && checking {
             let mut object = Map::new();
-            object.insert(key, Value::Null);
-            self.report(Value::Object(object), top, &member, false);
+            object.insert(key.to_owned(), Value::Null);
+            self.report(Value::Object(object), top, top + 1, false);
         }
     }
 
@@ -422,36 +474,57 @@ impl<'s> Core<'s> {
         if let Some(parent) = self.frames.last_mut() {
             parent.resume = end;
         }
-        let Some(loc) = slot.loc else {
+        let (Some(loc), Some(plan)) = (slot.loc, self.checks.plan) else {
             return;
         };
-        let raw = match &text[start] {
-            b'"' => decode_string(&text[start..end]).map(Value::String),
-            _ => serde_json::from_slice::<Value>(&text[start..end]).ok(),
+        let site = match (checking, self.checks.sites, slot.site) {
+            (true, Some(sites), Some(id)) => Some(sites.site(id)),
+            _ => None,
         };
-        let Some(mut value) = raw else {
+        let token = &text[start..end];
+        let declared = plan.declared(&loc);
+        // What the value is needed for: an event, or a check that reads it
+        // (a string may decode into a container or hit an `enum`).
+        let shape = match token[0] {
+            b'"' => JsonType::String,
+            b't' | b'f' => JsonType::Boolean,
+            b'n' => JsonType::Null,
+            _ => JsonType::Number,
+        };
+        let refused_by_type = site.is_some_and(|site| site.never || !declared.contains(shape));
+        let read = location.is_some()
+            || refused_by_type
+            || site.is_some_and(|site| {
+                site.constrains_value() || (shape == JsonType::String && declared.wants_json())
+            });
+        if !read {
+            return;
+        }
+        let value = match shape {
+            JsonType::String => decode_string(token).map(Value::String),
+            JsonType::Boolean => Some(Value::Bool(token[0] == b't')),
+            JsonType::Null => Some(Value::Null),
+            _ => serde_json::from_slice::<Value>(token).ok(),
+        };
+        let Some(mut value) = value else {
             self.suspect = true;
             return;
         };
-        let Some(plan) = self.checks.plan else {
-            return;
-        };
-        if normalize(plan, &loc, &mut value, depth, &self.options).is_err() {
+        if shape == JsonType::String
+            && normalize(plan, &loc, &mut value, depth, &self.options).is_err()
+        {
             // The whole call stops at a limit there; the final answer says so.
             return;
         }
-        if checking {
-            if let Some(site) = &slot.site {
-                let refused = site.never
-                    || !plan.declared(&loc).contains(JsonType::of(&value))
-                    || site.refuses_value(&value);
-                if refused {
-                    let at = self.frames.len();
-                    self.report(value.clone(), at, &location, true);
-                }
+        if let Some(site) = site {
+            let refused = site.never
+                || !declared.contains(JsonType::of(&value))
+                || site.refuses_value(&value);
+            if refused {
+                self.report(value.clone(), depth, depth, true);
             }
         }
-        if self.record_events {
+        if let Some(location) = location {
             self.events.push(Event::Value { location, value });
         }
     }
@@ -482,15 +555,12 @@ impl<'s> Core<'s> {
             if let (Some(plan), Some(loc)) = (self.checks.plan, &frame.slot.loc) {
                 if let Ok(mut value) = serde_json::from_slice::<Value>(&text[frame.start..=at]) {
                     if normalize(plan, loc, &mut value, depth, &self.options).is_ok() {
-                        self.report(value, depth, &frame.location, true);
+                        self.report(value, depth, depth, true);
                     }
                 }
             }
         }
-        if !self.record_events {
-            return;
-        }
-        let Some(loc) = &frame.slot.loc else {
+        let (Some(location), Some(loc)) = (frame.location, &frame.slot.loc) else {
             return;
         };
         if frame.settled {
@@ -499,10 +569,7 @@ impl<'s> Core<'s> {
             } else {
                 JsonType::Array
             };
-            self.events.push(Event::Closed {
-                location: frame.location,
-                shape,
-            });
+            self.events.push(Event::Closed { location, shape });
             return;
         }
         // Members were not placed one by one: the whole value, normalized
@@ -515,33 +582,23 @@ impl<'s> Core<'s> {
             return;
         };
         if normalize(plan, loc, &mut value, depth, &self.options).is_ok() {
-            self.events.push(Event::Whole {
-                location: frame.location,
-                value,
-            });
+            self.events.push(Event::Whole { location, value });
         }
     }
 
-    /// Words and records a finding: `leaf` stands at `location`, the member
-    /// being read in the containers `frames[..depth]` (for a key finding,
-    /// `leaf` is the object holding only that key, at the innermost frame,
-    /// and `location` the key's own location). The validator checks a
-    /// skeleton of the arguments holding only that path; the violation at
-    /// `location` (or, for a value, below it) is the one the whole call
-    /// gets there.
-    fn report(&mut self, leaf: Value, depth: usize, location: &Location, below: bool) {
+    /// Words and records a finding. `leaf` is the value being read in
+    /// `frames[..depth]` (for a key finding: the object holding only that
+    /// key, in place of the innermost container); the finding is at the
+    /// value being read in `frames[..at]`, or (`below`) under it. The
+    /// validator checks a skeleton of the arguments holding only that path;
+    /// the violation found there is the one the whole call gets there.
+    fn report(&mut self, leaf: Value, depth: usize, at: usize, below: bool) {
         self.wordings += 1;
         let mut value = leaf;
         for frame in self.frames[..depth].iter().rev() {
             value = if frame.object {
-                let key = frame
-                    .member
-                    .as_ref()
-                    .and_then(Location::last_key)
-                    .unwrap_or_default()
-                    .to_owned();
                 let mut object = Map::new();
-                object.insert(key, value);
+                object.insert(frame.key.clone(), value);
                 Value::Object(object)
             } else {
                 let mut items = vec![Value::Null; frame.count.saturating_sub(1)];
@@ -555,7 +612,7 @@ impl<'s> Core<'s> {
         let Err(violations) = validator.validate(&value) else {
             return;
         };
-        let target = location.to_pointer();
+        let target = self.pointer_at(at);
         let found = violations.into_iter().find(|v| {
             v.pointer == target
                 || (below
@@ -568,11 +625,11 @@ impl<'s> Core<'s> {
         };
         // The objects on the path (the key's own object excepted for a key
         // finding) may still repeat the key the path goes through.
-        let anchors: Vec<(usize, Location)> = self.frames[..depth]
+        let anchors: Vec<(usize, String)> = self.frames[..depth]
             .iter()
             .enumerate()
             .filter(|(_, frame)| frame.object)
-            .filter_map(|(i, frame)| frame.member.clone().map(|m| (i, m)))
+            .map(|(i, frame)| (i, frame.key.clone()))
             .collect();
         let finding = Finding::Invalid(violation);
         if anchors.is_empty() {
@@ -611,17 +668,12 @@ impl<'s> Core<'s> {
                 Some((start, false)) if lexer.broken().is_none() => {
                     out = text[..safe_end(text, start)].to_vec();
                     out.push(b'"');
-                    open.extend(self.frames.iter().map(|f| f.location.clone()));
-                    let string_at = if top.object {
-                        top.member.clone().unwrap_or_default()
-                    } else {
-                        top.location.index(top.count.saturating_sub(1))
-                    };
-                    open.push(string_at);
+                    open.extend((0..self.frames.len()).map(|d| self.location_at(d)));
+                    open.push(self.location_at(self.frames.len()));
                 }
                 _ => {
                     out = text[..top.resume].to_vec();
-                    open.extend(self.frames.iter().map(|f| f.location.clone()));
+                    open.extend((0..self.frames.len()).map(|d| self.location_at(d)));
                 }
             }
             for frame in self.frames.iter().rev() {
@@ -662,6 +714,20 @@ fn normalize(
     let mut report = Report::default();
     let mut repairer = Repairer::new(options, &mut report);
     repairer.walk(plan, loc, value, &Path::ROOT, depth)
+}
+
+/// A complete key token (quotes included) as text, borrowed when it holds
+/// no escape; `None` when `serde_json` refuses it.
+fn decode_key(token: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    let inner = token.get(1..token.len().checked_sub(1)?)?;
+    if !inner.contains(&b'\\') {
+        return std::str::from_utf8(inner)
+            .ok()
+            .map(std::borrow::Cow::Borrowed);
+    }
+    serde_json::from_slice::<String>(token)
+        .ok()
+        .map(std::borrow::Cow::Owned)
 }
 
 /// A complete JSON string token (quotes included) as text; `None` when

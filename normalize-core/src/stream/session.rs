@@ -3,12 +3,11 @@
 //! provider's index.
 
 use super::args::ArgsStream;
-use super::engine::{Checks, Engine, Finding, Found};
+use super::engine::{Checks, Engine, Finding, Found, Prepared};
 use super::events::{Certainty, Early, Event, Snapshot};
 use super::wire::CallDelta;
 use crate::call::{Arguments, ToolCall, WireFormat};
 use crate::normalizer::NormalizeError;
-use crate::plan::SchemaPlan;
 use crate::rejection::{
     CallError, InvalidArguments, Rejection, SyntaxError, SyntaxKind, UnknownTool,
 };
@@ -20,9 +19,8 @@ use std::collections::HashMap;
 
 /// What one tool needs to be checked while it streams.
 #[derive(Debug)]
-struct Prepared<'t> {
-    schema: &'t Value,
-    plan: Option<SchemaPlan>,
+struct Tool<'t> {
+    prepared: Prepared<'t>,
     validator: Option<Validator>,
 }
 
@@ -31,7 +29,7 @@ struct Prepared<'t> {
 /// against (its dialect's). Build one per toolbox and share it.
 pub struct ToolStreams<'t, C: ?Sized = ()> {
     toolbox: &'t Toolbox<C>,
-    tools: HashMap<String, Prepared<'t>>,
+    tools: HashMap<String, Tool<'t>>,
 }
 
 impl<C: ?Sized> std::fmt::Debug for ToolStreams<'_, C> {
@@ -42,9 +40,6 @@ impl<C: ?Sized> std::fmt::Debug for ToolStreams<'_, C> {
     }
 }
 
-/// Nothing to check against (an unknown tool's arguments are only read).
-static ANYTHING: Value = Value::Bool(true);
-
 impl<'t, C: ?Sized> ToolStreams<'t, C> {
     /// Prepares every tool of `toolbox`.
     pub fn new(toolbox: &'t Toolbox<C>) -> Self {
@@ -52,12 +47,11 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
             .names()
             .filter_map(|name| {
                 let schema = toolbox.schema(name)?;
-                let prepared = Prepared {
-                    schema,
-                    plan: SchemaPlan::compile(schema).ok(),
+                let tool = Tool {
+                    prepared: Prepared::new(schema),
                     validator: Validator::new(schema).ok(),
                 };
-                Some((name.to_owned(), prepared))
+                Some((name.to_owned(), tool))
             })
             .collect();
         ToolStreams { toolbox, tools }
@@ -80,15 +74,15 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
         let (checks, unknown) = match self.tools.get(name) {
             Some(tool) => (
                 Checks {
-                    schema: tool.schema,
-                    plan: tool.plan.as_ref(),
+                    sites: Some(&tool.prepared.sites),
+                    plan: tool.prepared.plan.as_ref(),
                     validator: tool.validator.as_ref(),
                 },
                 None,
             ),
             None => (
                 Checks {
-                    schema: &ANYTHING,
+                    sites: None,
                     plan: None,
                     validator: None,
                 },
