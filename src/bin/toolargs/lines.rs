@@ -130,7 +130,24 @@ impl<R: BufRead> LineReader<R> {
 
     /// The next line, or `None` at the end of the input.
     pub fn next_line(&mut self) -> io::Result<Option<Line>> {
-        let mut kept = Vec::new();
+        let mut line = Line {
+            number: 0,
+            body: Body::Text(Vec::new()),
+            ending: Ending::Eof,
+        };
+        Ok(self.refill(&mut line)?.then_some(line))
+    }
+
+    /// Reads the next line into `line`, reusing its buffer; `false` at the
+    /// end of the input.
+    pub fn refill(&mut self, line: &mut Line) -> io::Result<bool> {
+        let mut kept = match std::mem::replace(&mut line.body, Body::TooLarge { bytes: 0 }) {
+            Body::Text(mut kept) => {
+                kept.clear();
+                kept
+            }
+            Body::TooLarge { .. } => Vec::new(),
+        };
         let (mut total, mut over, mut last, mut terminated, mut any) =
             (0usize, false, None, false, false);
         loop {
@@ -166,27 +183,25 @@ impl<R: BufRead> LineReader<R> {
             }
         }
         if !any {
-            return Ok(None);
+            line.body = Body::Text(kept);
+            return Ok(false);
         }
         self.number += 1;
         let crlf = terminated && last == Some(b'\r');
-        let ending = match (terminated, crlf) {
+        line.number = self.number;
+        line.ending = match (terminated, crlf) {
             (false, _) => Ending::Eof,
             (true, true) => Ending::CrLf,
             (true, false) => Ending::Lf,
         };
         let bytes = total - usize::from(crlf);
-        let body = if over || bytes > self.limit {
+        line.body = if over || bytes > self.limit {
             Body::TooLarge { bytes }
         } else {
             kept.truncate(bytes);
             Body::Text(kept)
         };
-        Ok(Some(Line {
-            number: self.number,
-            body,
-            ending,
-        }))
+        Ok(true)
     }
 
     fn next_batch(&mut self) -> io::Result<Vec<Line>> {
@@ -227,9 +242,15 @@ pub fn run(
 ) -> io::Result<bool> {
     let mut reader = LineReader::new(input, limit);
     if threads <= 1 {
+        // One line buffer and one output buffer for the whole run.
         let mut all_ok = true;
         let mut buffer = Vec::new();
-        while let Some(line) = reader.next_line()? {
+        let mut line = Line {
+            number: 0,
+            body: Body::Text(Vec::new()),
+            ending: Ending::Eof,
+        };
+        while reader.refill(&mut line)? {
             buffer.clear();
             all_ok &= process.line(&line, &mut buffer);
             out.write_all(&buffer)?;

@@ -16,6 +16,7 @@ use crate::lines::{self, Body, Line, LineArgs, Process};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 use toolargs::{
@@ -199,7 +200,7 @@ impl Normalize {
 
     /// Normalizes a case's arguments; returns the arguments text and the
     /// report.
-    fn run_case(&self, case: &Case<'_>, n: usize) -> Result<(String, Report), String> {
+    fn run_case<'c>(&self, case: &Case<'c>, n: usize) -> Result<(Cow<'c, str>, Report), String> {
         let schema = case
             .schema
             .as_ref()
@@ -223,23 +224,24 @@ impl Normalize {
     }
 }
 
-/// Normalizes one arguments text and splices the repairs into it.
-fn normalize_text(
+/// Normalizes one arguments text and splices the repairs into it (the text
+/// itself, not a copy, when nothing was repaired).
+fn normalize_text<'t>(
     normalizer: &Normalizer,
-    text: &str,
+    text: &'t str,
     n: usize,
-) -> Result<(String, Report), String> {
+) -> Result<(Cow<'t, str>, Report), String> {
     let (mut value, facts) = json_text::from_str_inspected(text, MAX_DEPTH)
         .map_err(|e| format!("line {n}: not JSON: {e}"))?;
     // The scan that bounded the nesting may already prove the line clean.
     if !facts.may_need_repair {
-        return Ok((text.to_owned(), Report::default()));
+        return Ok((Cow::Borrowed(text), Report::default()));
     }
     let report = normalizer
         .normalize(&mut value)
         .map_err(|e| format!("line {n}: {e}"))?;
     let spliced = splice(text, &value, &report).map_err(|e| format!("line {n}: {e}"))?;
-    Ok((spliced, report))
+    Ok((Cow::Owned(spliced), report))
 }
 
 #[derive(Deserialize)]
