@@ -1,21 +1,31 @@
-"""Throughput and peak memory of the command-line normalizer on large JSON
-Lines corpora (run by hand; see BENCHMARKS.md).
+"""Throughput and peak memory of the `toolargs` command on large JSON Lines
+corpora, against the parse-and-write floor (run by hand; see BENCHMARKS.md,
+"Command-line tool").
 
-    cargo build --release --example normalize
-    python3 benches/cli/run.py [--sizes-mb 10 100] [--bin PATH]
+    cargo build --release --bin toolargs --example cli_floor
+    python3 benches/cli/run.py [--sizes-mb 10 100 1000] [--jobs 1 2] [--dir /tmp]
 
 For each size it writes a deterministic corpus of tool-call arguments (half
 clean, half damaged: stringified arrays and objects, doubly escaped text) to
-a temporary file, runs `normalize --schema benches/cli/schema.json FILE`
-with stdout discarded, and reports calls per second, MB per second and the
-child's peak resident memory. Flat memory across sizes shows streaming.
+a temporary file under --dir (deleted afterwards), reads it once to warm the
+page cache, then runs, with stdout discarded:
+
+* the floor, `cli_floor FILE` (benches/cli/floor.rs): each line parsed with
+  `serde_json::from_str::<Value>` and written back with `to_writer`;
+* `toolargs normalize --schema benches/cli/schema.json --jobs N FILE` for
+  each N in --jobs.
+
+Each run's wall time comes from this script and its peak resident memory
+from `/usr/bin/time -v`. The table gives MB/s, peak RSS, the command's
+throughput as a share of the floor's (both on one core with --jobs 1) and
+the speed-up of each --jobs N over --jobs 1.
 """
 
 import argparse
 import json
 import os
 import random
-import resource
+import re
 import subprocess
 import tempfile
 import time
@@ -60,31 +70,51 @@ def write_corpus(path, megabytes, seed=1):
     return lines, written
 
 
+def measure(command):
+    """Runs `command` with stdout discarded; returns (seconds, peak RSS in
+    MB, exit status)."""
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as report, open(os.devnull, "wb") as null:
+        start = time.perf_counter()
+        code = subprocess.run(["/usr/bin/time", "-v", "-o", report.name] + command,
+                              stdout=null, check=False).returncode
+        elapsed = time.perf_counter() - start
+        peak_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", report.read()).group(1))
+    return elapsed, peak_kb / 1024, code
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(here, "..", "..", "target"))
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes-mb", type=int, nargs="+", default=[10, 100])
-    ap.add_argument("--bin", default=os.path.join(target, "release", "examples", "normalize"))
+    ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--bin", default=os.path.join(target, "release", "toolargs"))
+    ap.add_argument("--floor", default=os.path.join(target, "release", "examples", "cli_floor"))
+    ap.add_argument("--dir", default=None, help="where the corpora are written (default: the system's temporary directory)")
     args = ap.parse_args()
     schema = os.path.join(here, "schema.json")
-    print(f"{'corpus':>8} {'calls':>9} {'seconds':>8} {'calls/s':>10} {'MB/s':>7} {'peak RSS':>10}")
+    print(f"{'corpus':>8} {'calls':>9} {'run':<22} {'seconds':>8} {'MB/s':>8} {'peak RSS':>10} {'vs floor':>9} {'speed-up':>9}")
     for mb in args.sizes_mb:
-        with tempfile.TemporaryDirectory() as tmp:
+        with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
             path = os.path.join(tmp, "corpus.jsonl")
             lines, size = write_corpus(path, mb)
-            pid = os.fork()
-            if pid == 0:
-                # A fresh child per run, so RUSAGE_CHILDREN is this run's peak.
-                start = time.perf_counter()
-                with open(os.devnull, "wb") as null:
-                    code = subprocess.run([args.bin, "--schema", schema, path], stdout=null, check=False).returncode
-                elapsed = time.perf_counter() - start
-                peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-                print(f"{mb:>6}MB {lines:>9} {elapsed:>8.2f} {lines / elapsed:>10.0f} {size / 1e6 / elapsed:>7.1f} {peak_kb / 1024:>8.1f}MB"
+            with open(path, "rb") as f:
+                while f.read(1 << 24):
+                    pass
+            runs = [("floor (parse + write)", [args.floor, path])]
+            runs += [(f"toolargs --jobs {n}", [args.bin, "normalize", "--schema", schema, "--jobs", str(n), path])
+                     for n in args.jobs]
+            floor_seconds = one_job = None
+            for name, command in runs:
+                seconds, peak, code = measure(command)
+                if name.startswith("floor"):
+                    floor_seconds = seconds
+                if name == "toolargs --jobs 1":
+                    one_job = seconds
+                share = f"{floor_seconds / seconds * 100:>8.0f}%" if not name.startswith("floor") else f"{'':>9}"
+                speedup = f"{one_job / seconds:>8.2f}x" if one_job and not name.startswith("floor") else f"{'':>9}"
+                print(f"{mb:>6}MB {lines:>9} {name:<22} {seconds:>8.2f} {size / 1e6 / seconds:>8.1f} {peak:>8.1f}MB {share} {speedup}"
                       + ("" if code == 0 else f"  (exit {code})"), flush=True)
-                os._exit(0)
-            os.waitpid(pid, 0)
 
 
 if __name__ == "__main__":
