@@ -180,14 +180,20 @@ impl Normalize {
         .unwrap_or_else(|| "null".to_owned());
         match parsed.and_then(|case| self.run_case(&case, n)) {
             Ok((arguments, report)) => {
-                let shown = report.repairs.len().min(self.max_repairs);
-                let repairs = serde_json::to_string(&report.repairs[..shown])
-                    .unwrap_or_else(|_| "[]".to_owned());
                 out.extend_from_slice(
-                    format!("{{\"id\":{id},\"arguments\":{arguments},\"repairs\":{repairs}")
-                        .as_bytes(),
+                    format!("{{\"id\":{id},\"arguments\":{arguments},\"repairs\":").as_bytes(),
                 );
-                let omitted = report.repairs.len() - shown;
+                // Writing into memory cannot fail; should serialization ever
+                // refuse a repair, an empty list (all left out) stands in.
+                let mark = out.len();
+                let omitted = match report.write_json(&mut *out, self.max_repairs) {
+                    Ok(omitted) => omitted,
+                    Err(_) => {
+                        out.truncate(mark);
+                        out.extend_from_slice(b"[]");
+                        report.len()
+                    }
+                };
                 if omitted > 0 {
                     out.extend_from_slice(format!(",\"repairs_omitted\":{omitted}").as_bytes());
                 }
