@@ -30,7 +30,7 @@ pub enum Segment<'a> {
 /// Each level borrows its parent, so building a path allocates nothing; the
 /// first [`Path::pointer`] asked of a level (or of a level below it) turns it
 /// into a [`Pointer`] link, kept for every later repair under it.
-#[derive(Debug)]
+#[derive(Clone)]
 pub struct Path<'a> {
     parent: Option<&'a Path<'a>>,
     segment: Option<Segment<'a>>,
@@ -114,6 +114,14 @@ impl<'a> Path<'a> {
     /// otherwise).
     pub fn to_pointer(&self) -> String {
         self.to_string()
+    }
+}
+
+impl fmt::Debug for Path<'_> {
+    /// The pointer's text: the derived form would recurse through every
+    /// parent.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Path(\"{self}\")")
     }
 }
 
@@ -560,6 +568,12 @@ mod tests {
         assert_eq!(root.key("").to_pointer(), "/");
         assert_eq!(c.pointer(), "/a~1b/3/m~0n");
         assert_eq!(root.pointer(), "");
+        assert_eq!(format!("{c:?}"), r#"Path("/a~1b/3/m~0n")"#);
+        let long = "a key longer than a link keeps inside itself";
+        assert_eq!(
+            c.key(long).pointer(),
+            format!("/a~1b/3/m~0n/{long}").as_str()
+        );
     }
 
     #[test]
