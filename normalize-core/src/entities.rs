@@ -138,9 +138,29 @@ fn may_start_reference_with(starts: &NameStarts, after_amp: &[u8]) -> bool {
 /// Whether any `&` in `bytes` could start a character reference (see
 /// [`may_start_reference`]); `false` means decoding `bytes` in either mode
 /// changes nothing.
+#[inline]
 pub fn has_reference_candidate(bytes: &[u8]) -> bool {
+    // Most strings hold no `&` at all: one search, inlined into the caller,
+    // answers for them before the table is so much as looked at.
+    match memchr::memchr(b'&', bytes) {
+        None => false,
+        Some(at) => candidate_from(bytes, at),
+    }
+}
+
+/// [`has_reference_candidate`] from the first `&`, at `at`.
+fn candidate_from(bytes: &[u8], mut at: usize) -> bool {
     let starts = &*NAME_STARTS;
-    memchr::memchr_iter(b'&', bytes).any(|at| may_start_reference_with(starts, &bytes[at + 1..]))
+    loop {
+        let after = &bytes[at + 1..];
+        if may_start_reference_with(starts, after) {
+            return true;
+        }
+        match memchr::memchr(b'&', after) {
+            Some(next) => at += 1 + next,
+            None => return false,
+        }
+    }
 }
 
 /// Decodes every character reference in `text` once, as the HTML tokenizer
