@@ -239,3 +239,50 @@ fn an_unreadable_input_file_is_exit_2_and_a_closed_pipe_is_not_an_error() {
     assert_eq!(status.code(), Some(0));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_line_no_repair_can_touch_is_still_checked_as_json() {
+    let dir = scratch("clean-lines");
+    let schema = write(&dir, "refund.json", REFUND);
+    // Each line is one the scan proves clean (no reference, no string that
+    // starts like JSON, no `\u` escape), so no value is built for it; the
+    // parser must still refuse what building a value refuses.
+    let input = concat!(
+        "{\"note\": \"AT&T, R&D\", \"amount_cents\": 1.50e3}\n",
+        "{\"amount_cents\": 1e400}\n",
+        "{\"note\": \"tab\there\"}\n",
+        "[1,]\n",
+        "{\"note\": \"x\"} {}\n",
+        "{\"note\": \"x\", \"note\": \"y\"}\n",
+    );
+    let out = toolargs(&["normalize", "--schema", &schema], input.as_bytes());
+    assert_eq!(out.code, 1);
+    let lines: Vec<&str> = out.text().lines().collect();
+    assert_eq!(
+        lines[0],
+        "{\"note\": \"AT&T, R&D\", \"amount_cents\": 1.50e3}"
+    );
+    assert!(
+        lines[1].starts_with("{\"error\":\"line 2: not JSON: number out of range"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("{\"error\":\"line 3: not JSON: control character"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3].starts_with("{\"error\":\"line 4: not JSON"),
+        "{}",
+        lines[3]
+    );
+    assert!(
+        lines[4].starts_with("{\"error\":\"line 5: not JSON: trailing characters"),
+        "{}",
+        lines[4]
+    );
+    // A repeated key is JSON (the last one wins when a value is built).
+    assert_eq!(lines[5], "{\"note\": \"x\", \"note\": \"y\"}");
+    std::fs::remove_dir_all(&dir).ok();
+}

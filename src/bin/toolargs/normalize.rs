@@ -237,9 +237,18 @@ fn normalize_text<'t>(
     text: &'t str,
     n: usize,
 ) -> Result<(Cow<'t, str>, Report), String> {
+    // The scan that bounds the nesting may prove that no repair can apply:
+    // the line is then written as it came once it is known to be JSON, and
+    // no value is built for it.
+    let facts = json_text::inspect(text);
+    if !facts.may_need_repair && facts.nesting <= SHALLOW {
+        return match is_json(text) {
+            Ok(()) => Ok((Cow::Borrowed(text), Report::default())),
+            Err(e) => Err(format!("line {n}: not JSON: {e}")),
+        };
+    }
     let (mut value, facts) = json_text::from_str_inspected(text, MAX_DEPTH)
         .map_err(|e| format!("line {n}: not JSON: {e}"))?;
-    // The scan that bounded the nesting may already prove the line clean.
     if !facts.may_need_repair {
         return Ok((Cow::Borrowed(text), Report::default()));
     }
@@ -248,6 +257,64 @@ fn normalize_text<'t>(
         .map_err(|e| format!("line {n}: {e}"))?;
     let spliced = splice(text, &value, &report).map_err(|e| format!("line {n}: {e}"))?;
     Ok((Cow::Owned(spliced), report))
+}
+
+/// Nesting up to which [`is_json`] checks a clean line: serde_json's own
+/// default limit, far within any thread's stack; deeper clean lines are
+/// parsed the ordinary (stack-safe) way.
+const SHALLOW: usize = 128;
+
+/// Whether `text` is one JSON value, decided by the parser and the number
+/// rules that build a `serde_json::Value` (a number out of `f64`'s range is
+/// refused alike), without building one.
+fn is_json(text: &str) -> Result<(), serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    Valid::deserialize(&mut de)?;
+    de.end()
+}
+
+/// A JSON value that was read and dropped on the way.
+struct Valid;
+
+impl<'de> Deserialize<'de> for Valid {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        de.deserialize_any(Valid)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Valid {
+    type Value = Valid;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Valid, E> {
+        Ok(Valid)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Valid, E> {
+        Ok(Valid)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Valid, E> {
+        Ok(Valid)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Valid, E> {
+        Ok(Valid)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Valid, E> {
+        Ok(Valid)
+    }
+    fn visit_unit<E>(self) -> Result<Valid, E> {
+        Ok(Valid)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Valid, A::Error> {
+        while seq.next_element::<Valid>()?.is_some() {}
+        Ok(Valid)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Valid, A::Error> {
+        while map.next_entry::<Valid, Valid>()?.is_some() {}
+        Ok(Valid)
+    }
 }
 
 #[derive(Deserialize)]
