@@ -252,8 +252,11 @@ impl<'t> Text<'t> {
 
     /// The content of the string token `start..end`, unescaped.
     fn unescape(&self, start: usize, end: usize) -> Result<Cow<'t, str>, Stop> {
-        let token = &self.source[start..end];
-        let content = &token[1..token.len() - 1];
+        // `start` is at the opening quote and `end` just past the closing one.
+        let token = self.source.get(start..end).unwrap_or_default();
+        let content = token
+            .get(1..token.len().saturating_sub(1))
+            .unwrap_or_default();
         if !content.contains('\\') {
             // Decoded text was checked by the parser that built the value,
             // but an occurrence the value did not come from was not:
@@ -340,7 +343,8 @@ impl Splicer {
                 if end == text.pos {
                     return Err(text.malformed());
                 }
-                text.check(value.is_some_and(|v| same_scalar(&text.source[text.pos..end], v)))?;
+                let token = text.source.get(text.pos..end).unwrap_or_default();
+                text.check(value.is_some_and(|v| same_scalar(token, v)))?;
                 text.pos = end;
                 Ok(())
             }
@@ -669,6 +673,12 @@ mod tests {
         assert!(splice("\"abc", &json!("x"), &report).is_err());
         assert!(splice("[1,", &json!([1]), &report).is_err());
         assert!(splice("[1] x", &json!([1]), &report).is_err());
+        // An escape before a multi-byte character: not valid JSON, but the
+        // walk only copies it.
+        assert_eq!(
+            splice(r#"["\é", é]"#, &json!([]), &report).as_deref(),
+            Ok(r#"["\é", é]"#)
+        );
         assert_eq!(
             splice(r#"{"a" 1}"#, &json!({"a": 1}), &report),
             Err(SpliceError { offset: 5 })
