@@ -56,8 +56,15 @@ fn run_with<T: Subject>(text: &str, cuts: &[usize], events: bool) -> Run<T> {
     let mut provisional = None;
     let mut events = Vec::new();
     let mut from = 0;
+    // Text fragments where every cut falls between characters (the common
+    // case), bytes otherwise: both ways of feeding are exercised.
+    let as_text = cuts.iter().all(|&cut| text.is_char_boundary(cut));
     for &to in cuts.iter().chain(std::iter::once(&bytes.len())) {
-        call.push_bytes(&bytes[from..to]);
+        if as_text {
+            call.push(&text[from..to]);
+        } else {
+            call.push_bytes(&bytes[from..to]);
+        }
         from = to;
         if certain.is_none() {
             certain = call.rejection().map(|e| (e.received, e.rejection));

@@ -2,6 +2,7 @@
 
 use super::engine::{Checks, Engine, Finding, Found, Prepared};
 use super::events::{Early, Event, Snapshot};
+use super::lexer::Fragment;
 use crate::normalizer::{NormalizeError, Options};
 use crate::tool_args::{ArgsError, Parsed, SyntaxError, ToolArgs};
 use crate::validate::Violations;
@@ -63,13 +64,13 @@ impl<T: ToolArgs> ArgsStream<T> {
 
     /// Reads the next fragment of the arguments text.
     pub fn push(&mut self, fragment: &str) {
-        self.engine.push(fragment.as_bytes());
+        self.engine.push(Fragment::Str(fragment));
     }
 
     /// Reads the next bytes of the arguments text (UTF-8, possibly split
     /// inside a character).
     pub fn push_bytes(&mut self, fragment: &[u8]) {
-        self.engine.push(fragment);
+        self.engine.push(Fragment::Bytes(fragment));
     }
 
     /// Bytes received so far.
@@ -124,9 +125,10 @@ impl<T: ToolArgs> ArgsStream<T> {
                 bytes,
                 limit: options.max_bytes,
             })),
-            Ok(text) => match std::str::from_utf8(text) {
+            Ok(Ok(text)) => T::from_model_with(text, &options),
+            Ok(Err(bytes)) => match std::str::from_utf8(bytes) {
                 Ok(text) => T::from_model_with(text, &options),
-                Err(_) => Err(not_utf8(text)),
+                Err(_) => Err(not_utf8(bytes)),
             },
         }
     }

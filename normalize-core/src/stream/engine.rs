@@ -2,7 +2,7 @@
 //! container, events, and early findings.
 
 use super::events::{Certainty, Event, Snapshot};
-use super::lexer::{Lexer, Sink};
+use super::lexer::{Fragment, Lexer, Sink};
 use super::pointer::Location;
 use super::schema::{Child, SiteId, Sites};
 use crate::normalizer::{NormalizeError, Options, Repairer};
@@ -137,6 +137,8 @@ pub(crate) struct Core<'s> {
     /// A string or number the lexer accepted that `serde_json` refuses (a
     /// lone surrogate escape): the text is checked by the real parser.
     suspect: bool,
+    /// Key buffers of closed objects, for the next ones.
+    spare_keys: Vec<String>,
 }
 
 /// One call's engine: the lexer and the core.
@@ -160,7 +162,7 @@ impl<'s> Engine<'s> {
             core: Core {
                 checks,
                 options,
-                frames: Vec::new(),
+                frames: Vec::with_capacity(16),
                 root: Some(root),
                 events: Vec::new(),
                 record_events,
@@ -169,16 +171,20 @@ impl<'s> Engine<'s> {
                 received: 0,
                 wordings: 0,
                 suspect: false,
+                spare_keys: Vec::new(),
             },
             overflowed: false,
             finished: false,
         }
     }
 
-    /// Reads the next bytes of the arguments text.
-    pub(crate) fn push(&mut self, bytes: &[u8]) {
+    /// Reads the next fragment of the arguments text.
+    pub(crate) fn push(&mut self, fragment: Fragment<'_>) {
         let core = &mut self.core;
-        core.received += bytes.len();
+        core.received += match fragment {
+            Fragment::Str(text) => text.len(),
+            Fragment::Bytes(bytes) => bytes.len(),
+        };
         if self.overflowed {
             return;
         }
@@ -191,10 +197,10 @@ impl<'s> Engine<'s> {
             return;
         }
         if core.certain.is_some() || self.lexer.broken().is_some() {
-            self.lexer.append(bytes);
+            self.lexer.append(fragment);
             return;
         }
-        self.lexer.feed(bytes, core);
+        self.lexer.feed(fragment, core);
         if self.lexer.broken().is_some() || std::mem::take(&mut core.suspect) {
             core.check_syntax(self.lexer.text());
         }
@@ -215,12 +221,13 @@ impl<'s> Engine<'s> {
         self.core.record_events = record;
     }
 
-    /// The text so far, or `Err(bytes)` when it was too large to keep.
-    pub(crate) fn text(&self) -> Result<&[u8], usize> {
+    /// The text so far: `Ok(Ok(text))`, `Ok(Err(bytes))` when some fragment
+    /// came as bytes, or `Err(received)` when it was too large to keep.
+    pub(crate) fn text(&self) -> Result<Result<&str, &[u8]>, usize> {
         if self.overflowed {
             Err(self.core.received)
         } else {
-            Ok(self.lexer.text())
+            Ok(self.lexer.text_str())
         }
     }
 
@@ -410,7 +417,7 @@ impl<'s> Core<'s> {
             location,
             start: at,
             count: 0,
-            key: String::new(),
+            key: self.spare_keys.pop().unwrap_or_default(),
             member: None,
             child: Slot::default(),
             slot,
@@ -530,9 +537,14 @@ impl<'s> Core<'s> {
     }
 
     fn close_container(&mut self, text: &[u8], at: usize) {
-        let Some(frame) = self.frames.pop() else {
+        let Some(mut frame) = self.frames.pop() else {
             return;
         };
+        if frame.object {
+            let mut key = std::mem::take(&mut frame.key);
+            key.clear();
+            self.spare_keys.push(key);
+        }
         let depth = self.frames.len();
         if let Some(parent) = self.frames.last_mut() {
             parent.resume = at + 1;

@@ -70,10 +70,50 @@ enum State {
     },
 }
 
+/// The text received so far: a `String` while every fragment came as text
+/// (so the end needs no UTF-8 check), bytes once a fragment came as bytes.
+#[derive(Debug)]
+enum Text {
+    Str(String),
+    Bytes(Vec<u8>),
+}
+
+impl Text {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Text::Str(text) => text.as_bytes(),
+            Text::Bytes(bytes) => bytes,
+        }
+    }
+
+    fn push_str(&mut self, fragment: &str) {
+        match self {
+            Text::Str(text) => text.push_str(fragment),
+            Text::Bytes(bytes) => bytes.extend_from_slice(fragment.as_bytes()),
+        }
+    }
+
+    fn push_bytes(&mut self, fragment: &[u8]) {
+        if let Text::Str(text) = self {
+            *self = Text::Bytes(std::mem::take(text).into_bytes());
+        }
+        if let Text::Bytes(bytes) = self {
+            bytes.extend_from_slice(fragment);
+        }
+    }
+}
+
+/// A fragment of the arguments: text, or bytes that may split a character.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Fragment<'a> {
+    Str(&'a str),
+    Bytes(&'a [u8]),
+}
+
 /// Lexer state and the text received so far.
 #[derive(Debug)]
 pub(crate) struct Lexer {
-    text: Vec<u8>,
+    text: Text,
     /// Bytes looked at so far (`text[..scanned]`).
     scanned: usize,
     state: State,
@@ -86,7 +126,8 @@ pub(crate) struct Lexer {
 impl Lexer {
     pub(crate) fn new() -> Self {
         Lexer {
-            text: Vec::new(),
+            // Most calls fit; larger ones grow by doubling.
+            text: Text::Str(String::with_capacity(512)),
             scanned: 0,
             state: State::Value,
             open: Vec::new(),
@@ -96,7 +137,16 @@ impl Lexer {
 
     /// The text received so far.
     pub(crate) fn text(&self) -> &[u8] {
-        &self.text
+        self.text.bytes()
+    }
+
+    /// The text received so far, when every fragment came as text (else
+    /// `Err` with the bytes).
+    pub(crate) fn text_str(&self) -> Result<&str, &[u8]> {
+        match &self.text {
+            Text::Str(text) => Ok(text),
+            Text::Bytes(bytes) => Err(bytes),
+        }
     }
 
     /// Where the text first went wrong, if it did.
@@ -109,8 +159,11 @@ impl Lexer {
 
     /// Appends bytes without looking at them (once nothing more is to be
     /// learned from them).
-    pub(crate) fn append(&mut self, bytes: &[u8]) {
-        self.text.extend_from_slice(bytes);
+    pub(crate) fn append(&mut self, fragment: Fragment<'_>) {
+        match fragment {
+            Fragment::Str(text) => self.text.push_str(text),
+            Fragment::Bytes(bytes) => self.text.push_bytes(bytes),
+        }
     }
 
     /// Whether the lexer stopped inside a string value (not a key), and
@@ -124,8 +177,8 @@ impl Lexer {
 
     /// Appends `bytes` and reads them, reporting to `sink`. Stops at the
     /// first byte no continuation can make valid (see [`Lexer::broken`]).
-    pub(crate) fn feed(&mut self, bytes: &[u8], sink: &mut impl Sink) {
-        self.text.extend_from_slice(bytes);
+    pub(crate) fn feed(&mut self, fragment: Fragment<'_>, sink: &mut impl Sink) {
+        self.append(fragment);
         self.run(sink);
     }
 
@@ -133,14 +186,15 @@ impl Lexer {
     pub(crate) fn finish(&mut self, sink: &mut impl Sink) {
         if let State::Num(num) = self.state {
             if num.complete() && self.open.is_empty() {
-                sink.scalar(&self.text, self.token, self.text.len());
+                let text = self.text.bytes();
+                sink.scalar(text, self.token, text.len());
                 self.state = State::After;
             }
         }
     }
 
     fn run(&mut self, sink: &mut impl Sink) {
-        let text = &self.text[..];
+        let text = self.text.bytes();
         let mut i = self.scanned;
         let mut state = self.state;
         while i < text.len() {
@@ -153,7 +207,7 @@ impl Lexer {
                     let rest = &text[i..];
                     match memchr::memchr2(b'"', b'\\', rest) {
                         None => {
-                            if let Some(k) = rest.iter().position(|&b| b < 0x20) {
+                            if let Some(k) = first_control(rest) {
                                 i += k;
                                 state = State::Broken { at: i };
                                 break;
@@ -162,7 +216,7 @@ impl Lexer {
                             continue;
                         }
                         Some(k) => {
-                            if let Some(c) = rest[..k].iter().position(|&b| b < 0x20) {
+                            if let Some(c) = first_control(&rest[..k]) {
                                 i += c;
                                 state = State::Broken { at: i };
                                 break;
@@ -306,6 +360,16 @@ impl Lexer {
     }
 }
 
+/// The first control character (below U+0020, not allowed raw in a JSON
+/// string). The common answer is "none": checked first without an early
+/// exit, which the compiler turns into wide comparisons.
+fn first_control(bytes: &[u8]) -> Option<usize> {
+    if bytes.iter().fold(0u8, |seen, &b| seen | u8::from(b < 0x20)) == 0 {
+        return None;
+    }
+    bytes.iter().position(|&b| b < 0x20)
+}
+
 fn step_number(num: Num, byte: u8) -> Option<Num> {
     Some(match (num, byte) {
         (Num::Minus, b'0') => Num::Zero,
@@ -353,7 +417,7 @@ mod tests {
         let mut lexer = Lexer::new();
         let mut log = Log::default();
         for part in parts {
-            lexer.feed(part.as_bytes(), &mut log);
+            lexer.feed(Fragment::Str(part), &mut log);
         }
         lexer.finish(&mut log);
         (log.0, lexer.broken())

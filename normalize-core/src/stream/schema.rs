@@ -29,13 +29,14 @@ const SCAN_LIMIT: usize = 16;
 pub(crate) type SiteId = u32;
 
 /// What a member key or an element index finds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Child {
     /// Refused whatever its value (an undeclared key on a closed object).
     Forbidden,
     /// These subschemas apply to it.
     Known(SiteId),
     /// The walker cannot tell.
+    #[default]
     Unknown,
 }
 
@@ -99,12 +100,6 @@ pub(crate) struct Site<'s> {
     /// What elements get, by index, then past the prefix.
     prefix: Vec<Child>,
     rest: Child,
-}
-
-impl Default for Child {
-    fn default() -> Self {
-        Child::Unknown
-    }
 }
 
 /// A schema document's sites.

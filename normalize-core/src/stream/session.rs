@@ -5,6 +5,7 @@
 use super::args::ArgsStream;
 use super::engine::{Checks, Engine, Finding, Found, Prepared};
 use super::events::{Certainty, Early, Event, Snapshot};
+use super::lexer::Fragment;
 use super::wire::CallDelta;
 use crate::call::{Arguments, ToolCall, WireFormat};
 use crate::normalizer::NormalizeError;
@@ -143,12 +144,12 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
 
     /// Reads the next fragment of the arguments text.
     pub fn push(&mut self, fragment: &str) {
-        self.engine.push(fragment.as_bytes());
+        self.engine.push(Fragment::Str(fragment));
     }
 
     /// Reads the next bytes of the arguments text.
     pub fn push_bytes(&mut self, fragment: &[u8]) {
-        self.engine.push(fragment);
+        self.engine.push(Fragment::Bytes(fragment));
     }
 
     /// Bytes of arguments received so far.
@@ -218,7 +219,8 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
                 )
                 .into());
             }
-            Ok(bytes) => match std::str::from_utf8(bytes) {
+            Ok(Ok(text)) => text.to_owned(),
+            Ok(Err(bytes)) => match std::str::from_utf8(bytes) {
                 Ok(text) => text.to_owned(),
                 Err(_) => return Err(not_utf8(bytes).into()),
             },
