@@ -118,7 +118,7 @@ struct Verdict<'a> {
 }
 
 impl Process for Check {
-    fn line(&self, line: &Line, out: &mut Vec<u8>) -> bool {
+    fn line(&self, line: &Line<'_>, out: &mut Vec<u8>) -> bool {
         let ending = line.ending.bytes();
         let kind = if self.single.is_some() {
             SyntaxKind::Arguments

@@ -87,10 +87,10 @@ impl Ending {
 }
 
 /// What a line holds.
-#[derive(Debug)]
-pub enum Body {
+#[derive(Debug, Clone, Copy)]
+pub enum Body<'a> {
     /// The line's bytes, line ending removed.
-    Text(Vec<u8>),
+    Text(&'a [u8]),
     /// The line was longer than the limit; only its length was kept.
     TooLarge {
         /// Bytes in the line, line ending excluded.
@@ -99,14 +99,48 @@ pub enum Body {
 }
 
 /// One input line.
-#[derive(Debug)]
-pub struct Line {
+#[derive(Debug, Clone, Copy)]
+pub struct Line<'a> {
     /// 1-based line number in the input.
     pub number: usize,
     /// Its content.
-    pub body: Body,
+    pub body: Body<'a>,
     /// How it ended.
     pub ending: Ending,
+}
+
+/// Where a line read into a shared buffer stands, and what it was.
+#[derive(Debug, Clone, Copy)]
+struct Head {
+    number: usize,
+    /// Offset of the line's bytes in the buffer.
+    start: usize,
+    /// Bytes in the line (line ending excluded).
+    bytes: usize,
+    /// Whether the bytes are in the buffer (`false`: over the limit).
+    kept: bool,
+    ending: Ending,
+}
+
+impl Head {
+    fn line(self, buffer: &[u8]) -> Line<'_> {
+        Line {
+            number: self.number,
+            body: if self.kept {
+                Body::Text(&buffer[self.start..self.start + self.bytes])
+            } else {
+                Body::TooLarge { bytes: self.bytes }
+            },
+            ending: self.ending,
+        }
+    }
+}
+
+/// Lines read into one buffer: a batch handed to a worker with a single
+/// allocation for its text.
+struct Batch {
+    text: Vec<u8>,
+    heads: Vec<Head>,
 }
 
 /// Splits a byte stream into [`Line`]s, holding at most `limit + 1` bytes of
@@ -128,26 +162,10 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
-    /// The next line, or `None` at the end of the input.
-    pub fn next_line(&mut self) -> io::Result<Option<Line>> {
-        let mut line = Line {
-            number: 0,
-            body: Body::Text(Vec::new()),
-            ending: Ending::Eof,
-        };
-        Ok(self.refill(&mut line)?.then_some(line))
-    }
-
-    /// Reads the next line into `line`, reusing its buffer; `false` at the
-    /// end of the input.
-    pub fn refill(&mut self, line: &mut Line) -> io::Result<bool> {
-        let mut kept = match std::mem::replace(&mut line.body, Body::TooLarge { bytes: 0 }) {
-            Body::Text(mut kept) => {
-                kept.clear();
-                kept
-            }
-            Body::TooLarge { .. } => Vec::new(),
-        };
+    /// Appends the next line's bytes to `buffer` (nothing when it is over
+    /// the limit) and says where they are; `None` at the end of the input.
+    fn read_into(&mut self, buffer: &mut Vec<u8>) -> io::Result<Option<Head>> {
+        let start = buffer.len();
         let (mut total, mut over, mut last, mut terminated, mut any) =
             (0usize, false, None, false, false);
         loop {
@@ -171,10 +189,10 @@ impl<R: BufRead> LineReader<R> {
             // One byte over the limit is kept: it may be the `\r` of `\r\n`.
             if !over && total > self.limit.saturating_add(1) {
                 over = true;
-                kept = Vec::new();
+                buffer.truncate(start);
             }
             if !over {
-                kept.extend_from_slice(&chunk[..take]);
+                buffer.extend_from_slice(&chunk[..take]);
             }
             self.inner.consume(take + usize::from(newline));
             if newline {
@@ -183,36 +201,37 @@ impl<R: BufRead> LineReader<R> {
             }
         }
         if !any {
-            line.body = Body::Text(kept);
-            return Ok(false);
+            return Ok(None);
         }
         self.number += 1;
         let crlf = terminated && last == Some(b'\r');
-        line.number = self.number;
-        line.ending = match (terminated, crlf) {
-            (false, _) => Ending::Eof,
-            (true, true) => Ending::CrLf,
-            (true, false) => Ending::Lf,
-        };
         let bytes = total - usize::from(crlf);
-        line.body = if over || bytes > self.limit {
-            Body::TooLarge { bytes }
-        } else {
-            kept.truncate(bytes);
-            Body::Text(kept)
-        };
-        Ok(true)
+        let kept = !over && bytes <= self.limit;
+        buffer.truncate(if kept { start + bytes } else { start });
+        Ok(Some(Head {
+            number: self.number,
+            start,
+            bytes,
+            kept,
+            ending: match (terminated, crlf) {
+                (false, _) => Ending::Eof,
+                (true, true) => Ending::CrLf,
+                (true, false) => Ending::Lf,
+            },
+        }))
     }
 
-    fn next_batch(&mut self) -> io::Result<Vec<Line>> {
-        let mut batch = Vec::new();
-        let mut bytes = 0;
-        while batch.len() < BATCH_LINES && bytes < BATCH_BYTES {
-            let Some(line) = self.next_line()? else { break };
-            if let Body::Text(text) = &line.body {
-                bytes += text.len();
-            }
-            batch.push(line);
+    /// The next batch of lines; empty at the end of the input.
+    fn next_batch(&mut self) -> io::Result<Batch> {
+        let mut batch = Batch {
+            text: Vec::with_capacity(BATCH_BYTES),
+            heads: Vec::with_capacity(BATCH_LINES),
+        };
+        while batch.heads.len() < BATCH_LINES && batch.text.len() < BATCH_BYTES {
+            let Some(head) = self.read_into(&mut batch.text)? else {
+                break;
+            };
+            batch.heads.push(head);
         }
         Ok(batch)
     }
@@ -222,7 +241,7 @@ impl<R: BufRead> LineReader<R> {
 /// included) to the buffer, and say whether the line passed.
 pub trait Process: Sync {
     /// Writes `line`'s output into `out`; `false` when the line failed.
-    fn line(&self, line: &Line, out: &mut Vec<u8>) -> bool;
+    fn line(&self, line: &Line<'_>, out: &mut Vec<u8>) -> bool;
 }
 
 /// Reads every line of `input`, processes it with `process` on `threads`
@@ -244,18 +263,16 @@ pub fn run(
     if threads <= 1 {
         // One line buffer and one output buffer for the whole run.
         let mut all_ok = true;
-        let mut buffer = Vec::new();
-        let mut line = Line {
-            number: 0,
-            body: Body::Text(Vec::new()),
-            ending: Ending::Eof,
-        };
-        while reader.refill(&mut line)? {
+        let (mut text, mut buffer) = (Vec::new(), Vec::new());
+        loop {
+            text.clear();
+            let Some(head) = reader.read_into(&mut text)? else {
+                return Ok(all_ok);
+            };
             buffer.clear();
-            all_ok &= process.line(&line, &mut buffer);
+            all_ok &= process.line(&head.line(&text), &mut buffer);
             out.write_all(&buffer)?;
         }
-        return Ok(all_ok);
     }
     parallel(reader, threads, process, out)
 }
@@ -273,7 +290,7 @@ fn parallel(
     process: &dyn Process,
     out: &mut dyn Write,
 ) -> io::Result<bool> {
-    let (work_tx, work_rx) = sync_channel::<(Vec<Line>, SyncSender<Done>)>(threads);
+    let (work_tx, work_rx) = sync_channel::<(Batch, SyncSender<Done>)>(threads);
     let (order_tx, order_rx) = sync_channel::<Receiver<Done>>(2 * threads);
     let work_rx = Mutex::new(work_rx);
     std::thread::scope(|scope| {
@@ -291,8 +308,8 @@ fn parallel(
                         let Ok((batch, reply)) = next else { return };
                         let mut buffer = Vec::new();
                         let mut all_ok = true;
-                        for line in &batch {
-                            all_ok &= process.line(line, &mut buffer);
+                        for head in &batch.heads {
+                            all_ok &= process.line(&head.line(&batch.text), &mut buffer);
                         }
                         // The writer only stops listening after an error of
                         // its own, which it reports.
@@ -303,7 +320,7 @@ fn parallel(
         let feeder = scope.spawn(move || -> io::Result<()> {
             loop {
                 let batch = reader.next_batch()?;
-                if batch.is_empty() {
+                if batch.heads.is_empty() {
                     return Ok(());
                 }
                 let (reply, result) = sync_channel(1);
@@ -335,9 +352,11 @@ mod tests {
     fn lines(input: &[u8], limit: usize) -> Vec<(usize, String, Ending)> {
         let mut reader = LineReader::new(input, limit);
         let mut all = Vec::new();
-        while let Some(line) = reader.next_line().unwrap() {
+        let mut text = Vec::new();
+        while let Some(head) = reader.read_into(&mut text).unwrap() {
+            let line = head.line(&text);
             let body = match line.body {
-                Body::Text(t) => String::from_utf8(t).unwrap(),
+                Body::Text(t) => String::from_utf8(t.to_vec()).unwrap(),
                 Body::TooLarge { bytes } => format!("<{bytes}>"),
             };
             all.push((line.number, body, line.ending));
@@ -369,10 +388,14 @@ mod tests {
         input.extend_from_slice(b"\nok\n");
         let reader = io::BufReader::with_capacity(16, input.as_slice());
         let mut reader = LineReader::new(reader, 10);
-        let first = reader.next_line().unwrap().unwrap();
+        let mut batch = reader.next_batch().unwrap();
+        assert_eq!(batch.heads.len(), 2);
+        let first = batch.heads[0].line(&batch.text);
         assert!(matches!(first.body, Body::TooLarge { bytes: 100_000 }));
-        let second = reader.next_line().unwrap().unwrap();
-        assert!(matches!(&second.body, Body::Text(t) if t == b"ok"));
-        assert!(reader.next_line().unwrap().is_none());
+        let second = batch.heads[1].line(&batch.text);
+        assert!(matches!(second.body, Body::Text(b"ok")));
+        assert_eq!(batch.text, b"ok", "the long line was never kept");
+        batch = reader.next_batch().unwrap();
+        assert!(batch.heads.is_empty());
     }
 }

@@ -123,7 +123,7 @@ struct Normalize {
 }
 
 impl Process for Normalize {
-    fn line(&self, line: &Line, out: &mut Vec<u8>) -> bool {
+    fn line(&self, line: &Line<'_>, out: &mut Vec<u8>) -> bool {
         let n = line.number;
         let text = match &line.body {
             Body::Text(bytes) => {
