@@ -7,7 +7,7 @@
 //! ours: the choice of mode, the pass bound, the guarantee that text with
 //! nothing to decode is handed back borrowed, without allocating, and the
 //! pre-filter ([`may_start_reference`]) that keeps prose full of `AT&T`,
-//! `R&D` and `a & b` away from the tokenizer's table lookups.
+//! `R&D` and `a & b` away from the tokenizer.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -117,7 +117,7 @@ static NAME_STARTS: LazyLock<NameStarts> = LazyLock::new(NameStarts::from_table)
 /// that htmlize decodes, in either [`EntityMode`].
 ///
 /// `false` is certain: no reference starts there, in either mode, so the
-/// `&` can be left alone without consulting the entity table. `true` only
+/// `&` can be left alone without running the tokenizer. `true` only
 /// means "maybe" (`&Tab` passes, `&Tabc;` then fails the table lookup). A
 /// numeric reference needs a digit after `&#` (a hex digit after `&#x`); a
 /// named one, two bytes that begin a name in htmlize's table. Whichever
@@ -169,7 +169,8 @@ fn candidate_from(bytes: &[u8], mut at: usize) -> bool {
 /// A reference produced by decoding is not decoded again (`&amp;lt;` becomes
 /// `&lt;`); that is what [`decode_until_stable`] is for. Text with no `&`, or
 /// whose every `&` fails [`may_start_reference`], comes back as
-/// `Cow::Borrowed` without reaching htmlize, so `AT&T` costs no table lookup.
+/// `Cow::Borrowed` without reaching htmlize, so prose full of `AT&T` costs
+/// one search per `&` and one bit test.
 /// Text with a candidate goes to htmlize whole: it decodes into one buffer,
 /// and handing it only the tail from the candidate on would cost a second
 /// allocation to join the head back.
