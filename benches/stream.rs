@@ -1,0 +1,155 @@
+//! Streaming a call against parsing it whole: `ArgsStream<T>` fed the
+//! corpus's calls in 1-, 8- and 64-byte deltas (events recorded, early
+//! checks on, `finish()` at the end, which runs `from_model` on the whole
+//! text) against `T::from_model` on the whole text, and against what peers
+//! do on every delta: parse the entire prefix with a partial-JSON parser
+//! (jiter's partial mode, the parser the OpenAI Python SDK streams tool
+//! arguments with), then `from_model` at the end.
+//!
+//! `cargo bench --bench stream`. BENCHMARKS.md ("Streaming") records the
+//! figures.
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::Duration;
+use toolargs::ToolArgs;
+use toolargs::stream::ArgsStream;
+
+#[path = "support/corpus.rs"]
+mod corpus;
+#[path = "support/search_args.rs"]
+mod search_args;
+
+use search_args::SearchArgs;
+
+/// `text` cut every `delta` bytes, moved on to the next character
+/// boundary (providers send text: a fragment is whole characters).
+fn fragments(text: &str, delta: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + delta).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[start..end]);
+        start = end;
+    }
+    out
+}
+
+/// Feeds the fragments and finishes.
+fn stream(fragments: &[&str], events: bool) -> usize {
+    let mut call = ArgsStream::<SearchArgs>::new();
+    if !events {
+        call = call.without_events();
+    }
+    let mut seen = 0;
+    for fragment in fragments {
+        call.push(fragment);
+        seen += call.events().count();
+        if call.rejection().is_some() {
+            break;
+        }
+    }
+    assert!(call.finish().is_ok());
+    seen
+}
+
+/// The peers' way: every delta appended, the whole prefix parsed again.
+fn reparse_prefix(fragments: &[&str]) -> usize {
+    let mut parsed = 0;
+    let mut text = String::new();
+    for fragment in fragments {
+        text.push_str(fragment);
+        if jiter::JsonValue::parse_with_config(
+            text.as_bytes(),
+            false,
+            jiter::PartialMode::TrailingStrings,
+        )
+        .is_ok()
+        {
+            parsed += 1;
+        }
+    }
+    assert!(SearchArgs::from_model(text.as_str()).is_ok());
+    parsed
+}
+
+fn streaming(c: &mut Criterion, label: &str, make: fn(corpus::Size, u64) -> serde_json::Value) {
+    for size in corpus::Size::ALL {
+        let text = make(size, 1).to_string();
+        assert!(SearchArgs::from_model(text.as_str()).is_ok());
+        let cut: Vec<(usize, Vec<&str>)> = [1, 8, 64]
+            .map(|delta| (delta, fragments(&text, delta)))
+            .into();
+        let mut group = c.benchmark_group(format!("stream_{label}/{}", size.name()));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        if matches!(size, corpus::Size::Large) {
+            group.sample_size(20);
+        }
+        group.bench_function("from_model", |b| {
+            b.iter(|| black_box(SearchArgs::from_model(black_box(text.as_str())).is_ok()))
+        });
+        for (delta, pieces) in &cut {
+            group.bench_function(format!("stream_{delta}"), |b| {
+                b.iter(|| black_box(stream(black_box(pieces), true)))
+            });
+        }
+        for (delta, pieces) in &cut {
+            if *delta == 8 {
+                continue;
+            }
+            group.bench_function(format!("stream_{delta}_no_events"), |b| {
+                b.iter(|| black_box(stream(black_box(pieces), false)))
+            });
+        }
+        group.bench_function("snapshot_every_1k", |b| {
+            b.iter_batched(
+                ArgsStream::<SearchArgs>::new,
+                |mut call| {
+                    let mut shown = 0;
+                    for fragment in fragments(&text, 1024) {
+                        call.push(fragment);
+                        shown += usize::from(call.snapshot().is_some());
+                    }
+                    black_box(shown)
+                },
+                BatchSize::SmallInput,
+            )
+        });
+        for (delta, pieces) in &cut {
+            // 1-byte deltas re-parse too much to measure on the larger
+            // calls (8-byte ones on the large call: ~0.2 GB per call).
+            let skip = match size {
+                corpus::Size::Small => false,
+                corpus::Size::Medium => *delta == 1,
+                corpus::Size::Large => *delta < 64,
+            };
+            if skip {
+                continue;
+            }
+            group.bench_function(format!("reparse_prefix_{delta}"), |b| {
+                b.iter(|| black_box(reparse_prefix(black_box(pieces))))
+            });
+        }
+        group.finish();
+    }
+}
+
+fn clean(c: &mut Criterion) {
+    streaming(c, "clean", corpus::clean);
+}
+
+fn damaged(c: &mut Criterion) {
+    streaming(c, "damaged", corpus::damaged);
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = clean, damaged
+}
+criterion_main!(benches);
