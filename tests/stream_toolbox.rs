@@ -43,7 +43,7 @@ fn toolbox(dialect: Dialect) -> Toolbox {
                 "required": ["ids"],
                 "additionalProperties": false
             }),
-            |v| Ok::<_, String>(v),
+            Ok::<_, String>,
         )
         .unwrap();
     tools
