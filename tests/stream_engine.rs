@@ -201,3 +201,88 @@ fn too_deep_is_certain_at_the_first_bracket_past_the_limit() {
         Search::from_model_with(text, &options).unwrap_err()
     );
 }
+
+#[test]
+fn a_session_follows_interleaved_calls_by_index() {
+    use toolargs::stream::ArgsSession;
+    use toolargs::stream::wire::CallDelta;
+    let texts = [
+        GOOD,
+        r#"{"query": "x", "tags": [], "documents": [], "mode": "fast", "zz": 1}"#,
+    ];
+    let mut session = ArgsSession::<Search>::default();
+    for (index, name) in [(7u64, "search"), (2, "search")] {
+        let begin = CallDelta::Begin {
+            index,
+            id: Some(format!("call_{index}")),
+            name: Some(name[..3].to_owned()),
+        };
+        assert!(session.apply(&begin).is_none(), "no arguments yet");
+        session.apply(&CallDelta::Name {
+            index,
+            fragment: name[3..].to_owned(),
+        });
+    }
+    // Fragments of both calls, alternating, three bytes at a time.
+    let pieces: Vec<Vec<String>> = texts
+        .iter()
+        .map(|t| {
+            t.as_bytes()
+                .chunks(3)
+                .map(|c| String::from_utf8_lossy(c).into_owned())
+                .collect()
+        })
+        .collect();
+    let longest = pieces.iter().map(Vec::len).max().unwrap();
+    let mut early_at = None;
+    for i in 0..longest {
+        for (index, own) in [(7u64, &pieces[0]), (2, &pieces[1])] {
+            if let Some(fragment) = own.get(i) {
+                let call = session
+                    .apply(&CallDelta::Arguments {
+                        index,
+                        fragment: fragment.clone(),
+                    })
+                    .expect("arguments began");
+                if index == 2 && early_at.is_none() && call.rejection().is_some() {
+                    early_at = Some(call.received());
+                }
+            }
+        }
+    }
+    session.apply(&CallDelta::End { index: 7 });
+    session.apply(&CallDelta::End { index: 2 });
+    assert_eq!(session.indexes().collect::<Vec<_>>(), [7, 2]);
+    assert_eq!(session.name(2), Some("search"));
+    assert_eq!(session.id(7), Some("call_7"));
+    assert!(session.ended(7) && session.ended(2));
+    assert_eq!(session.finish(7).unwrap(), Search::from_model(texts[0]));
+    assert_eq!(session.finish(2).unwrap(), Search::from_model(texts[1]));
+    // The undeclared root key is certain once complete, before the end.
+    let key_end = texts[1].find("\"zz\"").unwrap() + 4;
+    assert!(early_at.is_some_and(|at| at >= key_end && at < texts[1].len()));
+    assert!(session.finish(99).is_none());
+}
+
+#[test]
+fn a_string_at_the_root_is_shown_open_and_decoded_when_complete() {
+    // An object sent as one JSON string: the root location declares an
+    // object, so the complete string is decoded (RT-TOOL-8's root rule).
+    let inner = r#"{"query": "x", "tags": [], "documents": [], "mode": "fast"}"#;
+    let text = serde_json::to_string(inner).unwrap();
+    let mut call = ArgsStream::<Search>::new();
+    call.push(&text[..10]);
+    let snapshot = call.snapshot().unwrap();
+    assert_eq!(snapshot.open.len(), 1);
+    assert!(snapshot.value.is_string());
+    call.push(&text[10..]);
+    let events: Vec<Event> = call.events().collect();
+    assert_eq!(
+        events,
+        [Event::Value {
+            location: toolargs::stream::Location::root(),
+            value: serde_json::from_str(inner).unwrap(),
+        }]
+    );
+    assert_eq!(call.finish(), Search::from_model(text.as_str()));
+}

@@ -91,7 +91,8 @@ impl<T: ToolArgs> ArgsStream<T> {
 
     /// The first [certain](super::Certainty::Certain) rejection: the call
     /// is lost, whatever follows (see the [module docs](super) for what is
-    /// guaranteed).
+    /// guaranteed). From then on the stream only keeps the text for
+    /// [`ArgsStream::finish`]: no more events, checks or snapshots past it.
     pub fn rejection(&self) -> Option<Early<ArgsError>> {
         self.engine.certain().map(early)
     }
