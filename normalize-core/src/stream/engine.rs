@@ -517,7 +517,16 @@ impl<'s> Core<'s> {
             self.suspect = true;
             return;
         };
+        // A string that holds no reference and is not decoded as JSON here
+        // is its own normal form: the walk would only confirm it.
+        let plain = match &value {
+            Value::String(text) => {
+                !declared.wants_json() && !crate::entities::has_reference_candidate(text.as_bytes())
+            }
+            _ => true,
+        };
         if shape == JsonType::String
+            && !plain
             && normalize(plan, &loc, &mut value, depth, &self.options).is_err()
         {
             // The whole call stops at a limit there; the final answer says so.
