@@ -30,6 +30,7 @@ fn usage_and_schema_errors_exit_2() {
         vec!["normalize"],
         vec!["normalize", "--cases", "--schema", &schema],
         vec!["normalize", "--cases", "--entities", "html"],
+        vec!["normalize", "--cases", "--jobs", "5000"],
         vec!["normalize", "--schema", "/nonexistent/schema.json"],
         vec!["normalize", "--schema", &not_json],
         vec!["normalize", "--schema", &bad_ref],

@@ -27,14 +27,24 @@ pub const STACK_BYTES: usize = 256 << 20;
 const BATCH_LINES: usize = 256;
 const BATCH_BYTES: usize = 1 << 20;
 
+/// Most threads `--jobs` may ask for: far beyond any machine's cores, and
+/// low enough that their stacks' address space is never the limit.
+const MAX_JOBS: u64 = 1024;
+
 /// Where the lines come from and how many threads process them (flags every
 /// line-at-a-time subcommand takes).
 #[derive(clap::Args, Debug, Clone)]
 pub struct LineArgs {
-    /// Process lines on N threads; output stays in input order and memory
-    /// stays flat (a few batches of lines in flight per thread). 0 means
-    /// one thread per available core.
-    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    /// Process lines on N threads (at most 1024); output stays in input
+    /// order and memory stays flat (a few batches of lines in flight per
+    /// thread). 0 means one thread per available core.
+    #[arg(
+        long,
+        short = 'j',
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_JOBS)
+    )]
     pub jobs: usize,
     /// JSON Lines to read; `-` or nothing reads standard input.
     #[arg(value_name = "FILE")]
@@ -45,7 +55,9 @@ impl LineArgs {
     /// The number of processing threads `--jobs` asks for.
     pub fn threads(&self) -> usize {
         if self.jobs == 0 {
-            std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+            std::thread::available_parallelism()
+                .map_or(1, NonZeroUsize::get)
+                .min(MAX_JOBS as usize)
         } else {
             self.jobs
         }
@@ -294,6 +306,9 @@ fn parallel(
     let (order_tx, order_rx) = sync_channel::<Receiver<Done>>(2 * threads);
     let work_rx = Mutex::new(work_rx);
     std::thread::scope(|scope| {
+        // Owned by this closure: should a thread fail to start, returning
+        // drops it and the workers already started stop waiting for work.
+        let work_tx = work_tx;
         for _ in 0..threads {
             let work_rx = &work_rx;
             std::thread::Builder::new()
