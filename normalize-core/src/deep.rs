@@ -12,7 +12,10 @@
 //!
 //! What this crate cannot reach is `serde_json::Value`'s own drop, which
 //! also recurses once per level: hand a value that may be deep to
-//! [`drop_value`] instead of letting it go out of scope.
+//! [`drop_value`] instead of letting it go out of scope. Nor can it reach
+//! the validator or serde's deserialization of a recursive type, which
+//! `from_model` and the toolbox run after normalizing: they too take stack
+//! per level of the value.
 
 use serde_json::Value;
 

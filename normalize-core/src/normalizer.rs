@@ -24,13 +24,19 @@ pub struct Options {
     /// what JSON-decoded strings add (default 128, serde_json's own parsing
     /// limit).
     ///
-    /// A bound on work and memory, not on the stack: parsing, the walk and
-    /// [`crate::splice`] grow their stack on the heap as they go deeper
-    /// ([`crate::deep`]), so any bound, `usize::MAX` included, is safe on
-    /// any thread, a 2 MiB async worker included. Time and memory grow
+    /// For normalization, a bound on work and memory, not on the stack:
+    /// parsing, the walk and [`crate::splice`] grow their stack on the heap
+    /// as they go deeper ([`crate::deep`]), so for them any bound,
+    /// `usize::MAX` included, is safe on any thread, a 2 MiB async worker
+    /// included. Time and memory grow
     /// linearly with the size of the arguments whatever their depth. Drop a
     /// value that may be deep with [`crate::deep::drop_value`]:
     /// `serde_json::Value`'s own drop recurses.
+    ///
+    /// The later phases of `from_model` and the toolbox are other crates'
+    /// recursive code: the schema validator and serde's deserialization of
+    /// a recursive type take stack per level of the value. A bound in the
+    /// thousands there still calls for a thread with a larger stack.
     pub max_depth: usize,
     /// Largest arguments text accepted by the entry points that parse text
     /// (`from_model`, the tool registry, the command-line tool), in bytes
