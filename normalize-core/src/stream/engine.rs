@@ -429,8 +429,8 @@ impl<'s> Core<'s> {
         });
     }
 
-    fn read_key(&mut self, text: &[u8], start: usize, end: usize) {
-        let Some(key) = decode_key(&text[start..end]) else {
+    fn read_key(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize) {
+        let Some(key) = decode_key(&text[start..end], whole.and_then(|w| w.get(start..end))) else {
             self.suspect = true;
             return;
         };
@@ -474,7 +474,7 @@ impl<'s> Core<'s> {
         }
     }
 
-    fn read_scalar(&mut self, text: &[u8], start: usize, end: usize) {
+    fn read_scalar(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize) {
         let checking = self.checking();
         let (slot, location) = self.next_value();
         let depth = self.frames.len();
@@ -508,7 +508,9 @@ impl<'s> Core<'s> {
             return;
         }
         let value = match shape {
-            JsonType::String => decode_string(token).map(Value::String),
+            JsonType::String => {
+                decode_string(token, whole.and_then(|w| w.get(start..end))).map(Value::String)
+            }
             JsonType::Boolean => Some(Value::Bool(token[0] == b't')),
             JsonType::Null => Some(Value::Null),
             _ => serde_json::from_slice::<Value>(token).ok(),
@@ -711,12 +713,12 @@ impl Sink for Core<'_> {
         self.open_container(at, object);
     }
 
-    fn key(&mut self, text: &[u8], start: usize, end: usize) {
-        self.read_key(text, start, end);
+    fn key(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize) {
+        self.read_key(text, whole, start, end);
     }
 
-    fn scalar(&mut self, text: &[u8], start: usize, end: usize) {
-        self.read_scalar(text, start, end);
+    fn scalar(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize) {
+        self.read_scalar(text, whole, start, end);
     }
 
     fn close(&mut self, text: &[u8], at: usize) {
@@ -738,13 +740,16 @@ fn normalize(
 }
 
 /// A complete key token (quotes included) as text, borrowed when it holds
-/// no escape; `None` when `serde_json` refuses it.
-fn decode_key(token: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+/// no escape; `None` when `serde_json` refuses it. `known` is the token as
+/// text when the text is known to be UTF-8 (no check needed).
+fn decode_key<'t>(token: &'t [u8], known: Option<&'t str>) -> Option<std::borrow::Cow<'t, str>> {
     let inner = token.get(1..token.len().checked_sub(1)?)?;
     if !inner.contains(&b'\\') {
-        return std::str::from_utf8(inner)
-            .ok()
-            .map(std::borrow::Cow::Borrowed);
+        let text = match known.and_then(|t| t.get(1..t.len() - 1)) {
+            Some(text) => text,
+            None => std::str::from_utf8(inner).ok()?,
+        };
+        return Some(std::borrow::Cow::Borrowed(text));
     }
     serde_json::from_slice::<String>(token)
         .ok()
@@ -752,10 +757,13 @@ fn decode_key(token: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
 }
 
 /// A complete JSON string token (quotes included) as text; `None` when
-/// `serde_json` refuses it.
-fn decode_string(token: &[u8]) -> Option<String> {
+/// `serde_json` refuses it. `known` as for [`decode_key`].
+fn decode_string(token: &[u8], known: Option<&str>) -> Option<String> {
     let inner = token.get(1..token.len().checked_sub(1)?)?;
     if !inner.contains(&b'\\') {
+        if let Some(text) = known.and_then(|t| t.get(1..t.len() - 1)) {
+            return Some(text.to_owned());
+        }
         return std::str::from_utf8(inner).ok().map(str::to_owned);
     }
     serde_json::from_slice::<String>(token).ok()

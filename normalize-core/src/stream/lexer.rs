@@ -12,10 +12,13 @@
 pub(crate) trait Sink {
     /// `{` or `[` at byte `at`, opening a value.
     fn open(&mut self, text: &[u8], at: usize, object: bool);
-    /// A key complete: `text[start..end]` is the quoted string.
-    fn key(&mut self, text: &[u8], start: usize, end: usize);
-    /// A scalar value complete: `text[start..end]` is its JSON text.
-    fn scalar(&mut self, text: &[u8], start: usize, end: usize);
+    /// A key complete: `text[start..end]` is the quoted string. `whole` is
+    /// the text again when every fragment came as text (so a token needs no
+    /// UTF-8 check).
+    fn key(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize);
+    /// A scalar value complete: `text[start..end]` is its JSON text
+    /// (`whole` as for [`Sink::key`]).
+    fn scalar(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize);
     /// `}` or `]` at byte `at`, closing the innermost container.
     fn close(&mut self, text: &[u8], at: usize);
 }
@@ -83,6 +86,13 @@ impl Text {
         match self {
             Text::Str(text) => text.as_bytes(),
             Text::Bytes(bytes) => bytes,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            Text::Str(text) => Some(text),
+            Text::Bytes(_) => None,
         }
     }
 
@@ -187,7 +197,7 @@ impl Lexer {
         if let State::Num(num) = self.state {
             if num.complete() && self.open.is_empty() {
                 let text = self.text.bytes();
-                sink.scalar(text, self.token, text.len());
+                sink.scalar(text, self.text.as_str(), self.token, text.len());
                 self.state = State::After;
             }
         }
@@ -195,6 +205,7 @@ impl Lexer {
 
     fn run(&mut self, sink: &mut impl Sink) {
         let text = self.text.bytes();
+        let whole = self.text.as_str();
         let mut i = self.scanned;
         let mut state = self.state;
         while i < text.len() {
@@ -226,10 +237,10 @@ impl Lexer {
                                 State::Str { key, escape: 1 }
                             } else {
                                 if key {
-                                    sink.key(text, self.token, i + 1);
+                                    sink.key(text, whole, self.token, i + 1);
                                     State::Colon
                                 } else {
-                                    sink.scalar(text, self.token, i + 1);
+                                    sink.scalar(text, whole, self.token, i + 1);
                                     State::After
                                 }
                             }
@@ -256,7 +267,7 @@ impl Lexer {
                 State::Num(num) => match step_number(num, byte) {
                     Some(next) => State::Num(next),
                     None if num.complete() => {
-                        sink.scalar(text, self.token, i);
+                        sink.scalar(text, whole, self.token, i);
                         // The byte ends the number; read it as what follows.
                         state = State::After;
                         continue;
@@ -266,7 +277,7 @@ impl Lexer {
                 State::Lit { word, read } => {
                     if word[read as usize] == byte {
                         if read as usize + 1 == word.len() {
-                            sink.scalar(text, self.token, i + 1);
+                            sink.scalar(text, whole, self.token, i + 1);
                             State::After
                         } else {
                             State::Lit {
@@ -410,13 +421,13 @@ mod tests {
             self.0
                 .push(format!("open{} {at}", if object { '{' } else { '[' }));
         }
-        fn key(&mut self, text: &[u8], start: usize, end: usize) {
+        fn key(&mut self, text: &[u8], _: Option<&str>, start: usize, end: usize) {
             self.0.push(format!(
                 "key {}",
                 String::from_utf8_lossy(&text[start..end])
             ));
         }
-        fn scalar(&mut self, text: &[u8], start: usize, end: usize) {
+        fn scalar(&mut self, text: &[u8], _: Option<&str>, start: usize, end: usize) {
             self.0.push(format!(
                 "scalar {}",
                 String::from_utf8_lossy(&text[start..end])
