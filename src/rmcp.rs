@@ -398,12 +398,5 @@ fn shape(pointer: &str, message: String) -> SyntaxError {
 }
 
 fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+    toolargs_core::plan::JsonType::of(value).with_article()
 }

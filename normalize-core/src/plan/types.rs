@@ -68,6 +68,19 @@ impl JsonType {
         }
     }
 
+    /// The type as a message names a value of it: `null`, `a boolean`,
+    /// `an object`, `an array`, `a number`, `a string`.
+    pub fn with_article(self) -> &'static str {
+        match self {
+            JsonType::Null => "null",
+            JsonType::Boolean => "a boolean",
+            JsonType::Object => "an object",
+            JsonType::Array => "an array",
+            JsonType::Number => "a number",
+            JsonType::String => "a string",
+        }
+    }
+
     const fn bit(self) -> u8 {
         1 << self as u8
     }

@@ -40,12 +40,5 @@ impl Types {
 
 /// The JSON type of `value`, with its article, for error messages.
 pub(super) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+    crate::plan::JsonType::of(value).with_article()
 }

@@ -180,12 +180,5 @@ pub(super) fn provider_error(format: StreamFormat, error: &Object) -> WireError 
 
 /// The JSON kind of a value, for messages.
 fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+    crate::plan::JsonType::of(value).with_article()
 }
