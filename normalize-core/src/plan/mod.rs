@@ -15,6 +15,7 @@
 mod compile;
 mod error;
 mod locate;
+pub(crate) mod names;
 mod pattern;
 pub(crate) mod reference;
 mod types;
@@ -25,7 +26,6 @@ pub use types::{JsonType, TypeSet};
 
 use pattern::Pattern;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// The annotation keyword that marks a location *verbatim*:
 /// `"x-toolargs-verbatim": true` on a subschema.
@@ -111,48 +111,8 @@ pub(crate) struct Node {
     maybe_verbatim: bool,
 }
 
-/// Property name → schema. Tool schemas have a handful of properties, for
-/// which comparing lengths and then bytes beats hashing every lookup; large
-/// ones get a hash map.
-#[derive(Debug, Default)]
-struct Properties {
-    small: Vec<(Box<str>, Sub)>,
-    large: Option<HashMap<Box<str>, Sub>>,
-}
-
-impl Properties {
-    const SCAN_LIMIT: usize = 16;
-
-    fn insert(&mut self, name: &str, sub: Sub) {
-        match &mut self.large {
-            Some(map) => {
-                map.insert(name.into(), sub);
-            }
-            None if self.small.len() < Self::SCAN_LIMIT => self.small.push((name.into(), sub)),
-            None => {
-                let mut map: HashMap<Box<str>, Sub> = self.small.drain(..).collect();
-                map.insert(name.into(), sub);
-                self.large = Some(map);
-            }
-        }
-    }
-
-    fn get(&self, name: &str) -> Option<Sub> {
-        match &self.large {
-            Some(map) => map.get(name).copied(),
-            None => self
-                .small
-                .iter()
-                .find(|(key, _)| key.len() == name.len() && **key == *name)
-                .map(|(_, sub)| *sub),
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (&str, Sub)> {
-        let large = self.large.iter().flatten().map(|(k, v)| (&**k, *v));
-        self.small.iter().map(|(k, v)| (&**k, *v)).chain(large)
-    }
-}
+/// Property name → schema.
+type Properties = names::NameTable<Sub>;
 
 #[derive(Debug, Default)]
 struct ObjectRules {

@@ -22,8 +22,6 @@ use std::collections::HashMap;
 const MAX_LINKS: usize = 32;
 /// Most sites compiled for one schema; past it, members are undecided.
 const MAX_SITES: usize = 4096;
-/// Members kept in a list (compared by length, then bytes) before a map.
-const SCAN_LIMIT: usize = 16;
 
 /// Index of a compiled site.
 pub(crate) type SiteId = u32;
@@ -41,42 +39,7 @@ pub(crate) enum Child {
 }
 
 /// Member name → what it finds.
-#[derive(Debug, Default)]
-struct Members {
-    small: Vec<(Box<str>, Child)>,
-    large: Option<HashMap<Box<str>, Child>>,
-}
-
-impl Members {
-    fn insert(&mut self, name: &str, child: Child) {
-        match &mut self.large {
-            Some(map) => {
-                map.insert(name.into(), child);
-            }
-            None if self.small.len() < SCAN_LIMIT => self.small.push((name.into(), child)),
-            None => {
-                let mut map: HashMap<Box<str>, Child> = self.small.drain(..).collect();
-                map.insert(name.into(), child);
-                self.large = Some(map);
-            }
-        }
-    }
-
-    fn get(&self, name: &str) -> Option<Child> {
-        match &self.large {
-            Some(map) => map.get(name).copied(),
-            None => self
-                .small
-                .iter()
-                .find(|(key, _)| key.len() == name.len() && **key == *name)
-                .map(|(_, child)| *child),
-        }
-    }
-
-    fn contains(&self, name: &str) -> bool {
-        self.get(name).is_some()
-    }
-}
+type Members = crate::plan::names::NameTable<Child>;
 
 /// The subschema objects that apply at one location, through `$ref` and
 /// `allOf` (a conjunction), and what its members and elements get.
