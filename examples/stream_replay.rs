@@ -340,8 +340,8 @@ fn delta_index(delta: &CallDelta) -> u64 {
 }
 
 /// A location as a JSON pointer, `(root)` for the whole arguments.
-fn pointer(location: &toolargs::stream::Location) -> String {
-    match location.to_pointer() {
+fn pointer(location: &toolargs::Pointer) -> String {
+    match location.to_string() {
         pointer if pointer.is_empty() => "(root)".to_owned(),
         pointer => pointer,
     }

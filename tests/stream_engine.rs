@@ -84,7 +84,7 @@ fn members_are_reported_normalized_as_they_complete() {
         .iter()
         .filter_map(|e| match e {
             Event::Value { location, value } | Event::Whole { location, value } => {
-                Some((location.to_pointer(), value.clone()))
+                Some((location.to_string(), value.clone()))
             }
             _ => None,
         })
@@ -106,7 +106,7 @@ fn members_are_reported_normalized_as_they_complete() {
     let closed: Vec<String> = events
         .iter()
         .filter(|e| matches!(e, Event::Closed { .. }))
-        .map(|e| e.location().to_pointer())
+        .map(|e| e.location().to_string())
         .collect();
     assert_eq!(
         closed,
@@ -126,7 +126,7 @@ fn a_snapshot_shows_the_open_string_so_far() {
         snapshot.value,
         json!({"query": "Ember", "documents": [{"title": "caf"}]})
     );
-    let open: Vec<String> = snapshot.open.iter().map(|l| l.to_pointer()).collect();
+    let open: Vec<String> = snapshot.open.iter().map(|l| l.to_string()).collect();
     assert_eq!(
         open,
         ["", "/documents", "/documents/0", "/documents/0/title"]
@@ -280,7 +280,7 @@ fn a_string_at_the_root_is_shown_open_and_decoded_when_complete() {
     assert_eq!(
         events,
         [Event::Value {
-            location: toolargs::stream::Location::root(),
+            location: toolargs::Pointer::root(),
             value: serde_json::from_str(inner).unwrap(),
         }]
     );

@@ -134,7 +134,7 @@ fn events_agree<T: Subject>(text: &str, events: &[Event]) -> Result<(), String> 
     for event in events {
         let (location, value) = match event {
             Event::Value { location, value } | Event::Whole { location, value } => {
-                (location.to_pointer(), value)
+                (location.to_string(), value)
             }
             _ => continue,
         };

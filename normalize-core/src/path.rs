@@ -558,6 +558,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pointers_share_prefixes_render_and_compare() {
+        let docs = Pointer::root().key("documents");
+        let title = docs.index(3).key("a/b~c");
+        assert_eq!(title.to_string(), "/documents/3/a~1b~0c");
+        assert_eq!(Pointer::root().to_string(), "");
+        assert_eq!(
+            title,
+            Pointer::root().key("documents").index(3).key("a/b~c")
+        );
+        assert_ne!(title, docs.index(3).key("a"));
+        assert_eq!(title.depth(), 3);
+        assert_eq!(
+            title.parent().map(Pointer::to_string).as_deref(),
+            Some("/documents/3")
+        );
+    }
+
+    #[test]
+    fn a_deep_pointer_drops_without_recursion() {
+        let mut at = Pointer::root();
+        for i in 0..200_000 {
+            at = at.index(i);
+        }
+        assert_eq!(at.depth(), 200_000);
+        drop(at);
+    }
+
+    #[test]
     fn renders_paths() {
         assert_eq!(Path::ROOT.to_pointer(), "");
         let root = Path::ROOT;

@@ -3,10 +3,10 @@
 
 use super::events::{Certainty, Event, Snapshot};
 use super::lexer::{Fragment, Lexer, Sink};
-use super::pointer::Location;
 use super::schema::{Child, SiteId, Sites};
 use crate::normalizer::{NormalizeError, Options, Repairer};
 use crate::path::Path;
+use crate::path::Pointer;
 use crate::plan::{Bound, JsonType, Loc, SchemaPlan};
 use crate::report::Report;
 use crate::validate::{Validator, Violation};
@@ -68,14 +68,14 @@ struct Frame {
     object: bool,
     /// Where the container is (kept only while events are recorded; else
     /// built from the stack when a finding needs it).
-    location: Option<Location>,
+    location: Option<Pointer>,
     start: usize,
     /// Members or elements begun so far.
     count: usize,
     /// The key of the member being read (objects).
     key: String,
     /// Its location, while events are recorded.
-    member: Option<Location>,
+    member: Option<Pointer>,
     /// What the member being read gets (objects).
     child: Slot,
     slot: Slot,
@@ -300,14 +300,14 @@ impl<'s> Core<'s> {
 
     /// The schemas of the value starting now, and its location (while
     /// events are recorded); counts it in its container.
-    fn next_value(&mut self) -> (Slot, Option<Location>) {
+    fn next_value(&mut self) -> (Slot, Option<Pointer>) {
         let sites = self.checks.sites;
         let plan = self.checks.plan;
         let record = self.record_events;
         match self.frames.last_mut() {
             None => (
                 self.root.take().unwrap_or_default(),
-                record.then(Location::root),
+                record.then(Pointer::root),
             ),
             Some(frame) if frame.object => (std::mem::take(&mut frame.child), frame.member.clone()),
             Some(frame) => {
@@ -352,8 +352,8 @@ impl<'s> Core<'s> {
     }
 
     /// The location of the value being read in `frames[..depth]`.
-    fn location_at(&self, depth: usize) -> Location {
-        let mut at = Location::root();
+    fn location_at(&self, depth: usize) -> Pointer {
+        let mut at = Pointer::root();
         for frame in &self.frames[..depth] {
             at = if frame.object {
                 at.key(&frame.key)
@@ -678,7 +678,7 @@ impl<'s> Core<'s> {
                 Some((start, false)) if lexer.broken().is_none() => {
                     out = text[start..safe_end(text, start)].to_vec();
                     out.push(b'"');
-                    open.push(Location::root());
+                    open.push(Pointer::root());
                 }
                 _ => {
                     let value = serde_json::from_slice::<Value>(text).ok()?;

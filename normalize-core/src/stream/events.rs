@@ -1,7 +1,7 @@
 //! What a streamed call tells its host while it grows: events, a snapshot
 //! for display, and early rejections.
 
-use super::pointer::Location;
+use crate::path::Pointer;
 use crate::plan::JsonType;
 use serde_json::Value;
 
@@ -23,14 +23,14 @@ pub enum Event {
     /// string.
     Value {
         /// Where it is.
-        location: Location,
+        location: Pointer,
         /// The normalized value.
         value: Value,
     },
     /// An array or object is complete; its members were reported before it.
     Closed {
         /// Where it is.
-        location: Location,
+        location: Pointer,
         /// [`JsonType::Array`] or [`JsonType::Object`].
         shape: JsonType,
     },
@@ -39,7 +39,7 @@ pub enum Event {
     /// not reported one by one).
     Whole {
         /// Where it is.
-        location: Location,
+        location: Pointer,
         /// The normalized value.
         value: Value,
     },
@@ -47,7 +47,7 @@ pub enum Event {
 
 impl Event {
     /// Where the completed value is.
-    pub fn location(&self) -> &Location {
+    pub fn location(&self) -> &Pointer {
         match self {
             Event::Value { location, .. }
             | Event::Closed { location, .. }
@@ -70,12 +70,12 @@ pub struct Snapshot {
     pub value: Value,
     /// The open containers, outermost first, then the open string, if one
     /// is being received.
-    pub open: Vec<Location>,
+    pub open: Vec<Pointer>,
 }
 
 impl Snapshot {
     /// Whether the value at `location` is still being received.
-    pub fn is_open(&self, location: &Location) -> bool {
+    pub fn is_open(&self, location: &Pointer) -> bool {
         self.open.contains(location)
     }
 }

@@ -21,7 +21,8 @@
 //! call gives:
 //!
 //! - [`Event`]s: each value as it completes, normalized as the whole call
-//!   will be (RT-TOOL-8), at a shared-prefix [`Location`];
+//!   will be (RT-TOOL-8), at a [`Pointer`](crate::path::Pointer) that
+//!   shares its prefix with its container's;
 //! - a [`Snapshot`] on demand, for display: what has arrived, the string
 //!   being received shown so far, the open containers named;
 //! - an [`Early`] rejection, only where it is certain (below);
@@ -104,12 +105,10 @@ mod args;
 mod engine;
 mod events;
 mod lexer;
-mod pointer;
 mod schema;
 mod session;
 pub mod wire;
 
 pub use args::ArgsStream;
 pub use events::{Certainty, Early, Event, Snapshot};
-pub use pointer::Location;
 pub use session::{ArgsSession, Session, ToolCallStream, ToolStreams};
