@@ -29,15 +29,40 @@ impl Event<'_> {
         }
     }
 
+    /// `value` (at `at`) read by `cast`, or an error naming `expected`.
+    fn typed<'v, T: ?Sized>(
+        &self,
+        value: &'v Value,
+        at: &Path<'_>,
+        expected: &str,
+        cast: impl FnOnce(&'v Value) -> Option<&'v T>,
+    ) -> Result<&'v T, WireError> {
+        cast(value).ok_or_else(|| {
+            self.malformed(at, format!("expected {expected}, found {}", kind(value)))
+        })
+    }
+
+    /// The member `key` read by `cast`, if present.
+    fn opt_typed<'v, T: ?Sized>(
+        &self,
+        object: &'v Object,
+        at: &Path<'_>,
+        key: &str,
+        expected: &str,
+        cast: impl FnOnce(&'v Value) -> Option<&'v T>,
+    ) -> Result<Option<&'v T>, WireError> {
+        member(object, key)
+            .map(|value| self.typed(value, &at.key(key), expected, cast))
+            .transpose()
+    }
+
     /// The value at `at` as an object.
     pub(super) fn object<'v>(
         &self,
         value: &'v Value,
         at: &Path<'_>,
     ) -> Result<&'v Object, WireError> {
-        value
-            .as_object()
-            .ok_or_else(|| self.malformed(at, format!("expected an object, found {}", kind(value))))
+        self.typed(value, at, "an object", Value::as_object)
     }
 
     /// The member `key` as an object, if present.
@@ -47,9 +72,7 @@ impl Event<'_> {
         at: &Path<'_>,
         key: &str,
     ) -> Result<Option<&'v Object>, WireError> {
-        member(object, key)
-            .map(|value| self.object(value, &at.key(key)))
-            .transpose()
+        self.opt_typed(object, at, key, "an object", Value::as_object)
     }
 
     /// The member `key` as an object, required.
@@ -70,16 +93,9 @@ impl Event<'_> {
         at: &Path<'_>,
         key: &str,
     ) -> Result<Option<&'v [Value]>, WireError> {
-        member(object, key)
-            .map(|value| {
-                value.as_array().map(Vec::as_slice).ok_or_else(|| {
-                    self.malformed(
-                        &at.key(key),
-                        format!("expected an array, found {}", kind(value)),
-                    )
-                })
-            })
-            .transpose()
+        self.opt_typed(object, at, key, "an array", |value| {
+            value.as_array().map(Vec::as_slice)
+        })
     }
 
     /// The member `key` as a string, if present.
@@ -89,16 +105,7 @@ impl Event<'_> {
         at: &Path<'_>,
         key: &str,
     ) -> Result<Option<&'v str>, WireError> {
-        member(object, key)
-            .map(|value| {
-                value.as_str().ok_or_else(|| {
-                    self.malformed(
-                        &at.key(key),
-                        format!("expected a string, found {}", kind(value)),
-                    )
-                })
-            })
-            .transpose()
+        self.opt_typed(object, at, key, "a string", Value::as_str)
     }
 
     /// The member `key` as a string, required.
