@@ -12,7 +12,7 @@
 //! so do `message_start`, `message_delta`, `ping`.
 
 use super::calls::{Calls, Slot, arguments};
-use super::fields::{Event, event_type, member, provider_error};
+use super::fields::{member, provider_error, typed_event};
 use super::{CallDelta, StreamFormat, WireError};
 use crate::path::Path;
 use serde_json::Value;
@@ -48,11 +48,8 @@ impl Anthropic {
         event: &Value,
         out: &mut Vec<CallDelta>,
     ) -> Result<(), WireError> {
-        let (object, kind) = event_type(FORMAT, event)?;
-        let event = Event {
-            format: FORMAT,
-            kind,
-        };
+        let (object, event) = typed_event(FORMAT, event)?;
+        let kind = event.kind;
         let root = Path::ROOT;
         match kind {
             "content_block_start" => {

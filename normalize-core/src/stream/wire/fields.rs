@@ -148,15 +148,16 @@ pub(super) fn member<'v>(object: &'v Object, key: &str) -> Option<&'v Value> {
     object.get(key).filter(|value| !value.is_null())
 }
 
-/// The event's `type`, for events that name it (Responses, Anthropic).
-pub(super) fn event_type(
+/// An event that names its `type` (Responses, Anthropic): its members,
+/// and the event as errors describe it.
+pub(super) fn typed_event(
     format: StreamFormat,
     event: &Value,
-) -> Result<(&Object, &str), WireError> {
+) -> Result<(&Object, Event<'_>), WireError> {
     let unnamed = Event { format, kind: "" };
     let object = unnamed.object(event, &Path::ROOT)?;
     let kind = unnamed.req_str(object, &Path::ROOT, "type")?;
-    Ok((object, kind))
+    Ok((object, Event { format, kind }))
 }
 
 /// A provider's streamed error (`{"type": "error", "error": {"type", "message"}}`

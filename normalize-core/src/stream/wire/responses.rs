@@ -14,7 +14,7 @@
 //! `output_item` event whose `item` is `null`.
 
 use super::calls::{Calls, Slot, arguments};
-use super::fields::{Event, event_type, provider_error};
+use super::fields::{provider_error, typed_event};
 use super::{CallDelta, StreamFormat, WireError};
 use crate::path::Path;
 use serde_json::Value;
@@ -49,11 +49,8 @@ impl Responses {
         event: &Value,
         out: &mut Vec<CallDelta>,
     ) -> Result<(), WireError> {
-        let (object, kind) = event_type(FORMAT, event)?;
-        let event = Event {
-            format: FORMAT,
-            kind,
-        };
+        let (object, event) = typed_event(FORMAT, event)?;
+        let kind = event.kind;
         let root = Path::ROOT;
         match kind {
             "response.output_item.added" => {
