@@ -22,12 +22,13 @@ use std::collections::HashMap;
 #[derive(Debug)]
 struct Tool<'t> {
     prepared: Prepared<'t>,
-    validator: Option<Validator>,
+    validator: &'t Validator,
 }
 
 /// A [`Toolbox`] prepared for streamed calls: each tool's normalization
-/// plan and validator compiled once, from the schema the toolbox validates
-/// against (its dialect's). Build one per toolbox and share it.
+/// plan compiled once, from the schema the toolbox validates against (its
+/// dialect's), beside the toolbox's own validator. Build one per toolbox
+/// and share it.
 pub struct ToolStreams<'t, C: ?Sized = ()> {
     toolbox: &'t Toolbox<C>,
     tools: HashMap<String, Tool<'t>>,
@@ -47,10 +48,9 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
         let tools = toolbox
             .names()
             .filter_map(|name| {
-                let schema = toolbox.schema(name)?;
                 let tool = Tool {
-                    prepared: Prepared::new(schema),
-                    validator: Validator::new(schema).ok(),
+                    prepared: Prepared::new(toolbox.schema(name)?),
+                    validator: toolbox.validator(name)?,
                 };
                 Some((name.to_owned(), tool))
             })
@@ -77,7 +77,7 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
                 Checks {
                     sites: Some(&tool.prepared.sites),
                     plan: tool.prepared.plan.as_ref(),
-                    validator: tool.validator.as_ref(),
+                    validator: Some(tool.validator),
                 },
                 None,
             ),

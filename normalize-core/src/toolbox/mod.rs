@@ -286,6 +286,12 @@ impl<C: ?Sized> Toolbox<C> {
         self.find(name).map(Tool::schema)
     }
 
+    /// The validator `name`'s calls are checked with, compiled once at
+    /// registration (streamed calls share it).
+    pub(crate) fn validator(&self, name: &str) -> Option<&Validator> {
+        self.find(name).map(|t| &*t.validator)
+    }
+
     /// The schema `name` declares (before any dialect transform).
     pub fn declared_schema(&self, name: &str) -> Option<&Value> {
         self.find(name).map(|t| &t.declared)
