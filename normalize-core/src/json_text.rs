@@ -137,6 +137,21 @@ pub fn from_str_inspected(
     max_depth: usize,
 ) -> Result<(Value, TextFacts), JsonTextError> {
     let facts = inspect(text);
+    from_str_with_facts(text, facts, max_depth).map(|value| (value, facts))
+}
+
+/// [`from_str`] for a caller that already scanned `text`: `facts` must be
+/// what [`inspect`] returned for it (a caller that decides from the scan
+/// whether to parse at all then scans once).
+///
+/// # Errors
+///
+/// As [`from_str`].
+pub fn from_str_with_facts(
+    text: &str,
+    facts: TextFacts,
+    max_depth: usize,
+) -> Result<Value, JsonTextError> {
     let found = facts.nesting;
     if found > max_depth {
         return Err(JsonTextError::TooDeep {
@@ -156,7 +171,7 @@ pub fn from_str_inspected(
         Value::deserialize(serde_stacker::Deserializer::new(&mut de))?
     };
     de.end()?;
-    Ok((value, facts))
+    Ok(value)
 }
 
 #[cfg(test)]

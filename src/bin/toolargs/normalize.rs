@@ -247,7 +247,7 @@ fn normalize_text<'t>(
             Err(e) => Err(format!("line {n}: not JSON: {e}")),
         };
     }
-    let (mut value, facts) = json_text::from_str_inspected(text, MAX_DEPTH)
+    let mut value = json_text::from_str_with_facts(text, facts, MAX_DEPTH)
         .map_err(|e| format!("line {n}: not JSON: {e}"))?;
     if !facts.may_need_repair {
         return Ok((Cow::Borrowed(text), Report::default()));
