@@ -78,7 +78,7 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
         raw: impl Into<RawArgs<'a>>,
         options: &Options,
     ) -> Result<Parsed<Self>, ArgsError> {
-        let (mut value, may_need_repair) = match raw.into() {
+        let (value, may_need_repair) = match raw.into() {
             RawArgs::Text(text) => {
                 options.check_size(text.len()).map_err(ArgsError::Limit)?;
                 if crate::call::is_json_whitespace(text) {
@@ -91,18 +91,7 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
             }
             RawArgs::Value(value) => (value, true),
         };
-        // The scan that bounded the nesting also proved, for most clean
-        // text, that no repair can apply: then normalizing is skipped.
-        let report = if may_need_repair {
-            Self::normalize(&mut value, options).map_err(ArgsError::Limit)?
-        } else {
-            Report::default()
-        };
-        Self::validator()
-            .validate(&value)
-            .map_err(ArgsError::Invalid)?;
-        let value = deserialize(value)?;
-        Ok(Parsed { value, report })
+        check_parsed(value, may_need_repair, options)
     }
 
     /// Applies this type's annotations (aliases, verbatim marks, `open`) to
@@ -220,6 +209,29 @@ pub(crate) fn syntax_message(error: &serde_json::Error) -> String {
         Some(i) => text[..i].to_owned(),
         None => text,
     }
+}
+
+/// What [`ToolArgs::from_model_with`] does once the arguments are parsed:
+/// normalize, validate, deserialize. A streamed call that parsed its text as
+/// it arrived ends here too, so its result is the whole text's by
+/// construction.
+pub(crate) fn check_parsed<T: ToolArgs>(
+    mut value: Value,
+    may_need_repair: bool,
+    options: &Options,
+) -> Result<Parsed<T>, ArgsError> {
+    // The scan that bounded the nesting also proved, for most clean text,
+    // that no repair can apply: then normalizing is skipped.
+    let report = if may_need_repair {
+        T::normalize(&mut value, options).map_err(ArgsError::Limit)?
+    } else {
+        Report::default()
+    };
+    T::validator()
+        .validate(&value)
+        .map_err(ArgsError::Invalid)?;
+    let value = deserialize(value)?;
+    Ok(Parsed { value, report })
 }
 
 fn deserialize<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ArgsError> {

@@ -113,7 +113,10 @@ impl<T: ToolArgs> ArgsStream<T> {
 
     /// The text is complete: exactly [`ToolArgs::from_model_with`] on the
     /// whole text, with this stream's options. (Bytes that are not UTF-8
-    /// are not JSON: the error is the parser's.)
+    /// are not JSON: the error is the parser's.) A clean text is not parsed
+    /// again: the value built while it streamed goes on through the same
+    /// normalize, validate and deserialize steps (see the
+    /// [module docs](super)).
     ///
     /// # Errors
     ///
@@ -121,6 +124,20 @@ impl<T: ToolArgs> ArgsStream<T> {
     pub fn finish(&mut self) -> Result<Parsed<T>, ArgsError> {
         self.engine.finish();
         let options = *self.engine.options();
+        if let Some(value) = self.engine.take_parsed() {
+            // The text was parsed as it arrived, into exactly the value
+            // `serde_json` parses from it: the rest of `from_model_with`,
+            // with the facts its scan of the text would give.
+            let text = match self.engine.text() {
+                Ok(Ok(text)) => Some(text),
+                Ok(Err(bytes)) => std::str::from_utf8(bytes).ok(),
+                Err(_) => None,
+            };
+            if let Some(text) = text {
+                let may_need_repair = crate::json_text::inspect(text).may_need_repair;
+                return crate::tool_args::check_parsed(value, may_need_repair, &options);
+            }
+        }
         match self.engine.text() {
             Err(bytes) => Err(ArgsError::Limit(NormalizeError::TooLarge {
                 bytes,

@@ -69,7 +69,6 @@ struct Frame {
     /// Where the container is (kept only while events are recorded; else
     /// built from the stack when a finding needs it).
     location: Option<Pointer>,
-    start: usize,
     /// Members or elements begun so far.
     count: usize,
     /// The key of the member being read (objects).
@@ -91,6 +90,26 @@ struct Frame {
     /// The location cannot hold this shape: the container is reported
     /// (with its content, as the validator words it) once complete.
     refused: bool,
+    /// The container's value as parsed so far (members complete).
+    built: Built,
+}
+
+/// A container being parsed: the members complete so far, placed as
+/// `serde_json` places them (a repeated key replaces the earlier value in
+/// its place).
+#[derive(Debug)]
+enum Built {
+    Object(Map<String, Value>),
+    Array(Vec<Value>),
+}
+
+impl Built {
+    fn into_value(self) -> Value {
+        match self {
+            Built::Object(map) => Value::Object(map),
+            Built::Array(items) => Value::Array(items),
+        }
+    }
 }
 
 /// What one schema needs for streaming, compiled once: the normalizer's
@@ -137,8 +156,29 @@ pub(crate) struct Core<'s> {
     /// A string or number the lexer accepted that `serde_json` refuses (a
     /// lone surrogate escape): the text is checked by the real parser.
     suspect: bool,
-    /// Key buffers of closed objects, for the next ones.
-    spare_keys: Vec<String>,
+    /// The root value, once complete: what `serde_json` parses from the
+    /// text, built as it arrived.
+    parsed: Option<Value>,
+    /// Whether the values built so far are exactly `serde_json`'s (a token
+    /// it refuses, or a key its `Value` reads specially, clears it; the
+    /// end then parses the text).
+    intact: bool,
+}
+
+/// The events recorded since the host last asked.
+#[derive(Debug)]
+pub(crate) struct Drained<'a>(Option<std::vec::Drain<'a, Event>>);
+
+impl Iterator for Drained<'_> {
+    type Item = Event;
+
+    fn next(&mut self) -> Option<Event> {
+        self.0.as_mut()?.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.as_ref().map_or((0, Some(0)), Iterator::size_hint)
+    }
 }
 
 /// One call's engine: the lexer and the core.
@@ -148,6 +188,9 @@ pub(crate) struct Engine<'s> {
     core: Core<'s>,
     /// Past the size limit: bytes are counted, not kept.
     overflowed: bool,
+    /// Some fragment was kept without being read (after a certain finding
+    /// or a syntax error): the values built are not the whole text's.
+    skipped: bool,
     finished: bool,
 }
 
@@ -162,7 +205,7 @@ impl<'s> Engine<'s> {
             core: Core {
                 checks,
                 options,
-                frames: Vec::with_capacity(16),
+                frames: Vec::new(),
                 root: Some(root),
                 events: Vec::new(),
                 record_events,
@@ -171,9 +214,11 @@ impl<'s> Engine<'s> {
                 received: 0,
                 wordings: 0,
                 suspect: false,
-                spare_keys: Vec::new(),
+                parsed: None,
+                intact: true,
             },
             overflowed: false,
+            skipped: false,
             finished: false,
         }
     }
@@ -197,6 +242,7 @@ impl<'s> Engine<'s> {
             return;
         }
         if core.certain.is_some() || self.lexer.broken().is_some() {
+            self.skipped = true;
             self.lexer.append(fragment);
             return;
         }
@@ -215,6 +261,22 @@ impl<'s> Engine<'s> {
         if !self.overflowed && self.core.certain.is_none() && self.lexer.broken().is_none() {
             self.lexer.finish(&mut self.core);
         }
+    }
+
+    /// The whole text's value as `serde_json` parses it, built while it
+    /// streamed: `Some` only after [`Engine::finish`], when every byte was
+    /// read, the text is one complete JSON value, nothing was found wrong
+    /// for certain, and every token was parsed exactly as `serde_json`
+    /// parses it. Otherwise the caller parses the text.
+    pub(crate) fn take_parsed(&mut self) -> Option<Value> {
+        let clean = self.finished
+            && !self.overflowed
+            && !self.skipped
+            && self.core.intact
+            && self.core.certain.is_none()
+            && self.core.frames.is_empty()
+            && self.lexer.broken().is_none();
+        if clean { self.core.parsed.take() } else { None }
     }
 
     pub(crate) fn set_record_events(&mut self, record: bool) {
@@ -253,8 +315,13 @@ impl<'s> Engine<'s> {
     }
 
     /// Takes the events recorded since the last call.
-    pub(crate) fn take_events(&mut self) -> std::vec::Drain<'_, Event> {
-        self.core.events.drain(..)
+    pub(crate) fn take_events(&mut self) -> Drained<'_> {
+        // Most fragments complete nothing: no drain to set up and tear down.
+        Drained(if self.core.events.is_empty() {
+            None
+        } else {
+            Some(self.core.events.drain(..))
+        })
     }
 
     /// The value so far, for display.
@@ -415,9 +482,8 @@ impl<'s> Core<'s> {
         self.frames.push(Frame {
             object,
             location,
-            start: at,
             count: 0,
-            key: self.spare_keys.pop().unwrap_or_default(),
+            key: String::new(),
             member: None,
             child: Slot::default(),
             slot,
@@ -426,11 +492,24 @@ impl<'s> Core<'s> {
             bound,
             resume: at + 1,
             refused,
+            built: if object {
+                Built::Object(Map::new())
+            } else {
+                Built::Array(Vec::new())
+            },
         });
     }
 
-    fn read_key(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize) {
-        let Some(key) = decode_key(&text[start..end], whole.and_then(|w| w.get(start..end))) else {
+    fn read_key(
+        &mut self,
+        text: &[u8],
+        whole: Option<&str>,
+        start: usize,
+        end: usize,
+        escaped: bool,
+    ) {
+        let token = &text[start..end];
+        let Some(key) = decode_key(token, whole.and_then(|w| w.get(start..end)), escaped) else {
             self.suspect = true;
             return;
         };
@@ -445,6 +524,11 @@ impl<'s> Core<'s> {
         let sites = self.checks.sites;
         let plan = self.checks.plan;
         let checking = self.checking();
+        if self.frames[top].count == 0 && key.starts_with("$serde_json::private::") {
+            // serde_json's `Value` reads an object with this first key
+            // (a raw value, an arbitrary-precision number) its own way.
+            self.intact = false;
+        }
         let frame = &mut self.frames[top];
         frame.count += 1;
         frame.key.clear();
@@ -474,88 +558,110 @@ impl<'s> Core<'s> {
         }
     }
 
-    fn read_scalar(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize) {
+    fn read_scalar(
+        &mut self,
+        text: &[u8],
+        whole: Option<&str>,
+        start: usize,
+        end: usize,
+        escaped: bool,
+    ) {
         let checking = self.checking();
         let (slot, location) = self.next_value();
         let depth = self.frames.len();
         if let Some(parent) = self.frames.last_mut() {
             parent.resume = end;
         }
-        let (Some(loc), Some(plan)) = (slot.loc, self.checks.plan) else {
-            return;
-        };
-        let site = match (checking, self.checks.sites, slot.site) {
-            (true, Some(sites), Some(id)) => Some(sites.site(id)),
-            _ => None,
-        };
-        let token = &text[start..end];
-        let declared = plan.declared(&loc);
-        // What the value is needed for: an event, or a check that reads it
-        // (a string may decode into a container or hit an `enum`).
-        let shape = match token[0] {
-            b'"' => JsonType::String,
-            b't' | b'f' => JsonType::Boolean,
-            b'n' => JsonType::Null,
-            _ => JsonType::Number,
-        };
-        let refused_by_type = site.is_some_and(|site| site.never || !declared.contains(shape));
-        let read = location.is_some()
-            || refused_by_type
-            || site.is_some_and(|site| {
-                site.constrains_value() || (shape == JsonType::String && declared.wants_json())
-            });
-        if !read {
-            return;
-        }
-        let value = match shape {
-            JsonType::String => {
-                decode_string(token, whole.and_then(|w| w.get(start..end))).map(Value::String)
-            }
-            JsonType::Boolean => Some(Value::Bool(token[0] == b't')),
-            JsonType::Null => Some(Value::Null),
-            _ => serde_json::from_slice::<Value>(token).ok(),
-        };
-        let Some(mut value) = value else {
+        let known = whole.and_then(|w| w.get(start..end));
+        let Some(value) = decode_scalar(&text[start..end], known, escaped) else {
             self.suspect = true;
+            self.intact = false;
             return;
         };
+        if let (Some(loc), Some(plan)) = (slot.loc, self.checks.plan) {
+            let site = match (checking, self.checks.sites, slot.site) {
+                (true, Some(sites), Some(id)) => Some(sites.site(id)),
+                _ => None,
+            };
+            // What the normalized value is needed for: an event, or a
+            // check that reads it (a string may decode into a container or
+            // hit an `enum`); a type check alone needs only the raw shape.
+            let wanted = location.is_some()
+                || site.is_some_and(|site| {
+                    let declared = plan.declared(&loc);
+                    site.never
+                        || !declared.contains(JsonType::of(&value))
+                        || site.constrains_value()
+                        || (value.is_string() && declared.wants_json())
+                });
+            if wanted {
+                self.inspect_scalar(plan, &loc, site, &value, location, depth);
+            }
+        }
+        self.place(value);
+    }
+
+    /// Checks a complete scalar against its location and records its
+    /// event, both on its normalized form.
+    fn inspect_scalar(
+        &mut self,
+        plan: &SchemaPlan,
+        loc: &Loc,
+        site: Option<&super::schema::Site<'_>>,
+        value: &Value,
+        location: Option<Pointer>,
+        depth: usize,
+    ) {
+        let declared = plan.declared(loc);
         // A string that holds no reference and is not decoded as JSON here
         // is its own normal form: the walk would only confirm it.
-        let plain = match &value {
+        let plain = match value {
             Value::String(text) => {
                 !declared.wants_json() && !crate::entities::has_reference_candidate(text.as_bytes())
             }
             _ => true,
         };
-        if shape == JsonType::String
-            && !plain
-            && normalize(plan, &loc, &mut value, depth, &self.options).is_err()
-        {
-            // The whole call stops at a limit there; the final answer says so.
-            return;
-        }
+        let normalized = if plain {
+            std::borrow::Cow::Borrowed(value)
+        } else {
+            let mut copy = value.clone();
+            if normalize(plan, loc, &mut copy, depth, &self.options).is_err() {
+                // The whole call stops at a limit there; the end says so.
+                return;
+            }
+            std::borrow::Cow::Owned(copy)
+        };
         if let Some(site) = site {
             let refused = site.never
-                || !declared.contains(JsonType::of(&value))
-                || site.refuses_value(&value);
+                || !declared.contains(JsonType::of(&normalized))
+                || site.refuses_value(&normalized);
             if refused {
-                self.report(value.clone(), depth, depth, true);
+                self.report(normalized.as_ref().clone(), depth, depth, true);
             }
         }
         if let Some(location) = location {
+            let value = normalized.into_owned();
             self.events.push(Event::Value { location, value });
         }
     }
 
-    fn close_container(&mut self, text: &[u8], at: usize) {
-        let Some(mut frame) = self.frames.pop() else {
+    /// Places a complete value in its container (or as the root).
+    fn place(&mut self, value: Value) {
+        match self.frames.last_mut() {
+            None => self.parsed = Some(value),
+            Some(frame) => match &mut frame.built {
+                Built::Object(map) => {
+                    map.insert(std::mem::take(&mut frame.key), value);
+                }
+                Built::Array(items) => items.push(value),
+            },
+        }
+    }
+
+    fn close_container(&mut self, _text: &[u8], at: usize) {
+        let Some(frame) = self.frames.pop() else {
             return;
         };
-        if frame.object {
-            let mut key = std::mem::take(&mut frame.key);
-            key.clear();
-            self.spare_keys.push(key);
-        }
         let depth = self.frames.len();
         if let Some(parent) = self.frames.last_mut() {
             parent.resume = at + 1;
@@ -574,39 +680,36 @@ impl<'s> Core<'s> {
                 self.settle(finding);
             }
         }
-        if frame.refused && self.checking() {
+        let value = frame.built.into_value();
+        if frame.refused && self.checking() && self.intact {
             if let (Some(plan), Some(loc)) = (self.checks.plan, &frame.slot.loc) {
-                if let Ok(mut value) = serde_json::from_slice::<Value>(&text[frame.start..=at]) {
-                    if normalize(plan, loc, &mut value, depth, &self.options).is_ok() {
-                        self.report(value, depth, depth, true);
-                    }
+                let mut copy = value.clone();
+                if normalize(plan, loc, &mut copy, depth, &self.options).is_ok() {
+                    self.report(copy, depth, depth, true);
                 }
             }
         }
-        let (Some(location), Some(loc)) = (frame.location, &frame.slot.loc) else {
-            return;
-        };
-        if frame.settled {
-            let shape = if frame.object {
-                JsonType::Object
-            } else {
-                JsonType::Array
-            };
-            self.events.push(Event::Closed { location, shape });
-            return;
+        if let (Some(location), Some(loc)) = (frame.location, &frame.slot.loc) {
+            if frame.settled {
+                let shape = if frame.object {
+                    JsonType::Object
+                } else {
+                    JsonType::Array
+                };
+                self.events.push(Event::Closed { location, shape });
+            } else if let (Some(plan), true) = (self.checks.plan, self.intact) {
+                // Members were not placed one by one: the whole value,
+                // normalized against its location with the real value bound.
+                let mut copy = value.clone();
+                if normalize(plan, loc, &mut copy, depth, &self.options).is_ok() {
+                    self.events.push(Event::Whole {
+                        location,
+                        value: copy,
+                    });
+                }
+            }
         }
-        // Members were not placed one by one: the whole value, normalized
-        // against its location with the real value bound.
-        let Some(plan) = self.checks.plan else {
-            return;
-        };
-        let Ok(mut value) = serde_json::from_slice::<Value>(&text[frame.start..=at]) else {
-            self.suspect = true;
-            return;
-        };
-        if normalize(plan, loc, &mut value, depth, &self.options).is_ok() {
-            self.events.push(Event::Whole { location, value });
-        }
+        self.place(value);
     }
 
     /// Words and records a finding. `leaf` is the value being read in
@@ -713,12 +816,19 @@ impl Sink for Core<'_> {
         self.open_container(at, object);
     }
 
-    fn key(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize) {
-        self.read_key(text, whole, start, end);
+    fn key(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize, escaped: bool) {
+        self.read_key(text, whole, start, end, escaped);
     }
 
-    fn scalar(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize) {
-        self.read_scalar(text, whole, start, end);
+    fn scalar(
+        &mut self,
+        text: &[u8],
+        whole: Option<&str>,
+        start: usize,
+        end: usize,
+        escaped: bool,
+    ) {
+        self.read_scalar(text, whole, start, end, escaped);
     }
 
     fn close(&mut self, text: &[u8], at: usize) {
@@ -741,10 +851,15 @@ fn normalize(
 
 /// A complete key token (quotes included) as text, borrowed when it holds
 /// no escape; `None` when `serde_json` refuses it. `known` is the token as
-/// text when the text is known to be UTF-8 (no check needed).
-fn decode_key<'t>(token: &'t [u8], known: Option<&'t str>) -> Option<std::borrow::Cow<'t, str>> {
+/// text when the text is known to be UTF-8 (no check needed); `escaped`
+/// whether the token holds a backslash escape.
+fn decode_key<'t>(
+    token: &'t [u8],
+    known: Option<&'t str>,
+    escaped: bool,
+) -> Option<std::borrow::Cow<'t, str>> {
     let inner = token.get(1..token.len().checked_sub(1)?)?;
-    if !inner.contains(&b'\\') {
+    if !escaped {
         let text = match known.and_then(|t| t.get(1..t.len() - 1)) {
             Some(text) => text,
             None => std::str::from_utf8(inner).ok()?,
@@ -756,11 +871,32 @@ fn decode_key<'t>(token: &'t [u8], known: Option<&'t str>) -> Option<std::borrow
         .map(std::borrow::Cow::Owned)
 }
 
+/// A complete scalar token as `serde_json` parses it; `None` when it
+/// refuses it. `known` and `escaped` as for [`decode_key`].
+fn decode_scalar(token: &[u8], known: Option<&str>, escaped: bool) -> Option<Value> {
+    match token.first()? {
+        b'"' => decode_string(token, known, escaped).map(Value::String),
+        b't' => Some(Value::Bool(true)),
+        b'f' => Some(Value::Bool(false)),
+        b'n' => Some(Value::Null),
+        // Up to 19 digits always fit a `u64`, which `serde_json` keeps as
+        // one; other numbers are its own to read (rounding, range).
+        b'0'..=b'9' if token.len() <= 19 && token.iter().all(u8::is_ascii_digit) => {
+            let mut n = 0u64;
+            for digit in token {
+                n = n * 10 + u64::from(digit - b'0');
+            }
+            Some(Value::from(n))
+        }
+        _ => serde_json::from_slice::<Value>(token).ok(),
+    }
+}
+
 /// A complete JSON string token (quotes included) as text; `None` when
-/// `serde_json` refuses it. `known` as for [`decode_key`].
-fn decode_string(token: &[u8], known: Option<&str>) -> Option<String> {
+/// `serde_json` refuses it. `known` and `escaped` as for [`decode_key`].
+fn decode_string(token: &[u8], known: Option<&str>, escaped: bool) -> Option<String> {
     let inner = token.get(1..token.len().checked_sub(1)?)?;
-    if !inner.contains(&b'\\') {
+    if !escaped {
         if let Some(text) = known.and_then(|t| t.get(1..t.len() - 1)) {
             return Some(text.to_owned());
         }

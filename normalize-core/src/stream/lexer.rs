@@ -1,7 +1,7 @@
 //! An incremental JSON lexer: bytes in any split, each byte looked at once.
 //!
-//! It keeps the whole text (the final answer is the real entry point run on
-//! it) and a small state: where in a token it stopped, and the kinds of the
+//! It keeps the whole text (a call that went wrong is answered by the real
+//! entry point run on it) and a small state: where in a token it stopped, and the kinds of the
 //! open containers. It reports structure to a [`Sink`] as it completes:
 //! a container opened or closed, a key or a scalar complete (with its byte
 //! range in the text). It checks RFC 8259's grammar strictly (what
@@ -14,11 +14,11 @@ pub(crate) trait Sink {
     fn open(&mut self, text: &[u8], at: usize, object: bool);
     /// A key complete: `text[start..end]` is the quoted string. `whole` is
     /// the text again when every fragment came as text (so a token needs no
-    /// UTF-8 check).
-    fn key(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize);
+    /// UTF-8 check); `escaped` whether the string holds a backslash escape.
+    fn key(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize, escaped: bool);
     /// A scalar value complete: `text[start..end]` is its JSON text
-    /// (`whole` as for [`Sink::key`]).
-    fn scalar(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize);
+    /// (`whole` and `escaped` as for [`Sink::key`]).
+    fn scalar(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize, escaped: bool);
     /// `}` or `]` at byte `at`, closing the innermost container.
     fn close(&mut self, text: &[u8], at: usize);
 }
@@ -131,6 +131,8 @@ pub(crate) struct Lexer {
     open: Vec<bool>,
     /// Start of the token being read (string, number, literal).
     token: usize,
+    /// Whether the string being read holds an escape.
+    escaped: bool,
 }
 
 impl Lexer {
@@ -142,6 +144,7 @@ impl Lexer {
             state: State::Value,
             open: Vec::new(),
             token: 0,
+            escaped: false,
         }
     }
 
@@ -197,7 +200,7 @@ impl Lexer {
         if let State::Num(num) = self.state {
             if num.complete() && self.open.is_empty() {
                 let text = self.text.bytes();
-                sink.scalar(text, self.text.as_str(), self.token, text.len());
+                sink.scalar(text, self.text.as_str(), self.token, text.len(), false);
                 self.state = State::After;
             }
         }
@@ -213,36 +216,29 @@ impl Lexer {
             state = match state {
                 State::Broken { .. } => break,
                 State::Str { key, escape: 0 } => {
-                    // Skip to the next quote or backslash in one stride;
-                    // what lies between must not hold a control character.
-                    let rest = &text[i..];
-                    match find_quote_or_escape(rest) {
+                    // Skip to the next quote, backslash or control
+                    // character (not allowed raw in a string) in one pass.
+                    match find_special(&text[i..]) {
                         None => {
-                            if let Some(k) = first_control(rest) {
-                                i += k;
-                                state = State::Broken { at: i };
-                                break;
-                            }
                             i = text.len();
                             continue;
                         }
                         Some(k) => {
-                            if let Some(c) = first_control(&rest[..k]) {
-                                i += c;
-                                state = State::Broken { at: i };
-                                break;
-                            }
                             i += k;
-                            if rest[k] == b'\\' {
-                                State::Str { key, escape: 1 }
-                            } else {
-                                if key {
-                                    sink.key(text, whole, self.token, i + 1);
+                            match text[i] {
+                                b'\\' => {
+                                    self.escaped = true;
+                                    State::Str { key, escape: 1 }
+                                }
+                                b'"' if key => {
+                                    sink.key(text, whole, self.token, i + 1, self.escaped);
                                     State::Colon
-                                } else {
-                                    sink.scalar(text, whole, self.token, i + 1);
+                                }
+                                b'"' => {
+                                    sink.scalar(text, whole, self.token, i + 1, self.escaped);
                                     State::After
                                 }
+                                _ => State::Broken { at: i },
                             }
                         }
                     }
@@ -267,7 +263,7 @@ impl Lexer {
                 State::Num(num) => match step_number(num, byte) {
                     Some(next) => State::Num(next),
                     None if num.complete() => {
-                        sink.scalar(text, whole, self.token, i);
+                        sink.scalar(text, whole, self.token, i, false);
                         // The byte ends the number; read it as what follows.
                         state = State::After;
                         continue;
@@ -277,7 +273,7 @@ impl Lexer {
                 State::Lit { word, read } => {
                     if word[read as usize] == byte {
                         if read as usize + 1 == word.len() {
-                            sink.scalar(text, whole, self.token, i + 1);
+                            sink.scalar(text, whole, self.token, i + 1, false);
                             State::After
                         } else {
                             State::Lit {
@@ -308,10 +304,13 @@ impl Lexer {
                                 sink.open(text, i, false);
                                 State::ValueOrClose
                             }
-                            b'"' => State::Str {
-                                key: false,
-                                escape: 0,
-                            },
+                            b'"' => {
+                                self.escaped = false;
+                                State::Str {
+                                    key: false,
+                                    escape: 0,
+                                }
+                            }
                             b'-' => State::Num(Num::Minus),
                             b'0' => State::Num(Num::Zero),
                             b'1'..=b'9' => State::Num(Num::Int),
@@ -334,6 +333,7 @@ impl Lexer {
                 State::KeyOrClose | State::Key => match byte {
                     b'"' => {
                         self.token = i;
+                        self.escaped = false;
                         State::Str {
                             key: true,
                             escape: 0,
@@ -371,28 +371,52 @@ impl Lexer {
     }
 }
 
-/// Below this many bytes, one plain pass finds the next quote or backslash
-/// sooner than the vector search gets going (typical deltas are a few
-/// bytes: most searches inside a string run over one fragment).
-const SHORT: usize = 32;
+/// From this many bytes on, the vector searches (a quote or backslash, then
+/// a control character before it) beat one pass over words; fragments are
+/// usually shorter.
+const LONG: usize = 64;
 
-/// The first `"` or `\` in `rest`.
-fn find_quote_or_escape(rest: &[u8]) -> Option<usize> {
-    if rest.len() < SHORT {
-        rest.iter().position(|&b| b == b'"' || b == b'\\')
-    } else {
-        memchr::memchr2(b'"', b'\\', rest)
+/// The first byte of `rest` that ends plain string content: `"`, `\\`, or
+/// a control character (below U+0020).
+fn find_special(rest: &[u8]) -> Option<usize> {
+    if rest.len() >= LONG {
+        let end = memchr::memchr2(b'"', b'\\', rest);
+        let plain = &rest[..end.unwrap_or(rest.len())];
+        // The common answer is "none": checked without an early exit,
+        // which the compiler turns into wide comparisons.
+        if plain.iter().fold(0u8, |seen, &b| seen | u8::from(b < 0x20)) == 0 {
+            return end;
+        }
+        return plain.iter().position(|&b| b < 0x20);
     }
+    let mut chunks = rest.chunks_exact(8);
+    let mut at = 0;
+    for chunk in chunks.by_ref() {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let found = special_bytes(word);
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .map(|k| at + k)
 }
 
-/// The first control character (below U+0020, not allowed raw in a JSON
-/// string). The common answer is "none": checked first without an early
-/// exit, which the compiler turns into wide comparisons.
-fn first_control(bytes: &[u8]) -> Option<usize> {
-    if bytes.iter().fold(0u8, |seen, &b| seen | u8::from(b < 0x20)) == 0 {
-        return None;
-    }
-    bytes.iter().position(|&b| b < 0x20)
+/// The high bit of each byte of `word` set where that byte is `"`, `\\` or
+/// below 0x20 (and possibly in bytes after the first such one: only the
+/// lowest set bit is exact, which is the one used).
+fn special_bytes(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    let zero_in = |x: u64| x.wrapping_sub(ONES) & !x;
+    let control = word.wrapping_sub(ONES * 0x20) & !word;
+    (zero_in(quote) | zero_in(backslash) | control) & HIGH
 }
 
 fn step_number(num: Num, byte: u8) -> Option<Num> {
@@ -421,13 +445,13 @@ mod tests {
             self.0
                 .push(format!("open{} {at}", if object { '{' } else { '[' }));
         }
-        fn key(&mut self, text: &[u8], _: Option<&str>, start: usize, end: usize) {
+        fn key(&mut self, text: &[u8], _: Option<&str>, start: usize, end: usize, _: bool) {
             self.0.push(format!(
                 "key {}",
                 String::from_utf8_lossy(&text[start..end])
             ));
         }
-        fn scalar(&mut self, text: &[u8], _: Option<&str>, start: usize, end: usize) {
+        fn scalar(&mut self, text: &[u8], _: Option<&str>, start: usize, end: usize, _: bool) {
             self.0.push(format!(
                 "scalar {}",
                 String::from_utf8_lossy(&text[start..end])
@@ -477,6 +501,42 @@ mod tests {
         assert_eq!(lex(&parts).0, whole);
         for cut in 0..text.len() {
             assert_eq!(lex(&[&text[..cut], &text[cut..]]).0, whole, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn finds_the_first_byte_that_ends_plain_string_content() {
+        // Every position and every kind of special byte, in words, in the
+        // remainder and past the vector threshold, against a plain scan.
+        for len in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130] {
+            for at in 0..=len {
+                for special in [b'"', b'\\', 0x00, 0x1F, b'\n'] {
+                    let mut bytes: Vec<u8> = (0..len).map(|i| b' ' + (i % 90) as u8).collect();
+                    bytes.iter_mut().for_each(|b| {
+                        if *b == b'"' || *b == b'\\' {
+                            *b = b'a';
+                        }
+                    });
+                    // Bytes above 0x7F and just above 0x20 around it.
+                    if at > 0 {
+                        bytes[at - 1] = 0xE9;
+                    }
+                    if at < len {
+                        bytes[at] = special;
+                        if at + 1 < len {
+                            bytes[at + 1] = 0x20;
+                        }
+                    }
+                    let expected = bytes
+                        .iter()
+                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+                    assert_eq!(
+                        find_special(&bytes),
+                        expected,
+                        "len {len} at {at} {special}"
+                    );
+                }
+            }
         }
     }
 

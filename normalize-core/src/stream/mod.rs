@@ -29,6 +29,15 @@
 //! - at the end, `finish`: exactly [`ToolArgs::from_model_with`] (or
 //!   [`Toolbox::check`]) on the whole text, which the stream keeps.
 //!
+//! The stream builds the arguments' value as it reads them, exactly the
+//! value `serde_json` parses from the whole text (member order, repeated
+//! keys and number representation included; tokens `serde_json` reads on
+//! its own terms, such as a float, are handed to it). So
+//! [`ArgsStream::finish`] does not parse the text again: it runs the rest
+//! of [`ToolArgs::from_model_with`] (normalize, validate, deserialize) on
+//! that value. Where anything went wrong (a syntax error, a limit, a
+//! certain rejection), `finish` runs the whole entry point on the text.
+//!
 //! [`ToolArgs::from_model_with`]: crate::ToolArgs::from_model_with
 //! [`Toolbox::check`]: crate::toolbox::Toolbox::check
 //!
@@ -105,6 +114,8 @@ mod args;
 mod engine;
 mod events;
 mod lexer;
+#[cfg(test)]
+mod parsed_tests;
 mod schema;
 mod session;
 pub mod wire;
