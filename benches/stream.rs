@@ -4,7 +4,9 @@
 //! text) against `T::from_model` on the whole text, and against what peers
 //! do on every delta: parse the entire prefix with a partial-JSON parser
 //! (jiter's partial mode, the parser the OpenAI Python SDK streams tool
-//! arguments with), then `from_model` at the end.
+//! arguments with), then `from_model` at the end. `append_only_*` is the
+//! floor under any accumulator: the deltas appended to a `String`, nothing
+//! read.
 //!
 //! `cargo bench --bench stream`. BENCHMARKS.md ("Streaming") records the
 //! figures.
@@ -56,6 +58,16 @@ fn stream(fragments: &[&str], events: bool) -> usize {
     seen
 }
 
+/// The floor any accumulator pays: each delta appended to the text kept for
+/// the end, nothing read.
+fn append_only(fragments: &[&str]) -> usize {
+    let mut text = String::with_capacity(512);
+    for fragment in fragments {
+        text.push_str(fragment);
+    }
+    text.len()
+}
+
 /// The peers' way: every delta appended, the whole prefix parsed again.
 fn reparse_prefix(fragments: &[&str]) -> usize {
     let mut parsed = 0;
@@ -102,6 +114,11 @@ fn streaming(c: &mut Criterion, label: &str, make: fn(corpus::Size, u64) -> serd
             }
             group.bench_function(format!("stream_{delta}_no_events"), |b| {
                 b.iter(|| black_box(stream(black_box(pieces), false)))
+            });
+        }
+        for (delta, pieces) in &cut {
+            group.bench_function(format!("append_only_{delta}"), |b| {
+                b.iter(|| black_box(append_only(black_box(pieces))))
             });
         }
         group.bench_function("snapshot_every_1k", |b| {

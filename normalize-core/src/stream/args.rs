@@ -208,8 +208,27 @@ pub(crate) fn args_error(finding: &Finding) -> ArgsError {
 fn prepared_of<T: ToolArgs>() -> &'static Prepared<'static> {
     type Cache = RwLock<HashMap<TypeId, &'static Prepared<'static>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Cache::default);
+    thread_local! {
+        // The type this thread streamed last: most hosts stream calls of
+        // a few types, so most calls skip the lock and the hash.
+        static LAST: std::cell::Cell<Option<(TypeId, &'static Prepared<'static>)>> =
+            const { std::cell::Cell::new(None) };
+    }
     let id = TypeId::of::<T>();
+    if let Some((last, prepared)) = LAST.with(std::cell::Cell::get) {
+        if last == id {
+            return prepared;
+        }
+    }
+    let prepared = prepared_in::<T>(CACHE.get_or_init(Cache::default), id);
+    LAST.with(|last| last.set(Some((id, prepared))));
+    prepared
+}
+
+fn prepared_in<T: ToolArgs>(
+    cache: &RwLock<HashMap<TypeId, &'static Prepared<'static>>>,
+    id: TypeId,
+) -> &'static Prepared<'static> {
     if let Some(prepared) = cache
         .read()
         .unwrap_or_else(PoisonError::into_inner)

@@ -447,22 +447,18 @@ impl<'s> Core<'s> {
             });
         }
         let (slot, location) = self.next_value();
-        let dummy = if object {
-            Value::Object(Map::new())
-        } else {
-            Value::Array(Vec::new())
-        };
+        let dummy = empty_container(object);
         let plan = self.checks.plan;
         let site = match (self.checks.sites, slot.site) {
             (Some(sites), Some(id)) => Some(sites.site(id)),
             _ => None,
         };
         let settled = match (&slot.loc, site, plan) {
-            (Some(loc), Some(site), Some(plan)) => !site.unions && !plan.verbatim(loc, &dummy),
+            (Some(loc), Some(site), Some(plan)) => !site.unions && !plan.verbatim(loc, dummy),
             _ => false,
         };
         let bound = match (&slot.loc, plan) {
-            (Some(loc), Some(plan)) if settled => Some(plan.bind(loc, &dummy)),
+            (Some(loc), Some(plan)) if settled => Some(plan.bind(loc, dummy)),
             _ => None,
         };
         let checked = settled
@@ -834,6 +830,15 @@ impl Sink for Core<'_> {
     fn close(&mut self, text: &[u8], at: usize) {
         self.close_container(text, at);
     }
+}
+
+/// An empty object or array: what the plan is asked about when a container
+/// opens (its members are not known yet). Built once: an empty map seeds
+/// its hasher from thread-local state on every construction.
+fn empty_container(object: bool) -> &'static Value {
+    static EMPTY: std::sync::OnceLock<[Value; 2]> = std::sync::OnceLock::new();
+    let [array, map] = EMPTY.get_or_init(|| [Value::Array(Vec::new()), Value::Object(Map::new())]);
+    if object { map } else { array }
 }
 
 /// Normalizes a complete value found at `loc`, `depth` containers deep.

@@ -98,6 +98,9 @@ impl Text {
 
     fn push_str(&mut self, fragment: &str) {
         match self {
+            // A one-byte fragment is one ASCII character: pushed without a
+            // call to copy memory (one-byte deltas are common).
+            Text::Str(text) if fragment.len() == 1 => text.push(char::from(fragment.as_bytes()[0])),
             Text::Str(text) => text.push_str(fragment),
             Text::Bytes(bytes) => bytes.extend_from_slice(fragment.as_bytes()),
         }

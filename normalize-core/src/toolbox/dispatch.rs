@@ -89,13 +89,42 @@ impl<C: ?Sized> Toolbox<C> {
                 .check_size(text.len())
                 .map_err(|e| SyntaxError::limit(SyntaxKind::Arguments, &e))?;
         }
-        let (mut arguments, may_need_repair) = call
+        let (arguments, may_need_repair) = call
             .arguments
             .into_value_inspected(self.options.max_depth)?;
+        self.check_arguments(context, call.id, &call.name, arguments, may_need_repair)
+    }
+
+    /// [`Toolbox::check`] on arguments already parsed (by a stream, as the
+    /// text arrived), with the facts the scan of their text gives.
+    pub(crate) fn check_parsed(
+        &self,
+        context: &C,
+        id: Option<String>,
+        name: &str,
+        arguments: Value,
+        may_need_repair: bool,
+    ) -> Result<Checked<'_>, CallError> {
+        let checked = self.check_arguments(context, id, name, arguments, may_need_repair);
+        if let Err(error) = &checked {
+            self.observe_failure(name, error);
+        }
+        checked
+    }
+
+    /// Every phase after parsing.
+    fn check_arguments(
+        &self,
+        context: &C,
+        id: Option<String>,
+        name: &str,
+        mut arguments: Value,
+        may_need_repair: bool,
+    ) -> Result<Checked<'_>, CallError> {
         // Resolve.
         let tool = self
-            .find(&call.name)
-            .ok_or_else(|| UnknownTool::new(&call.name, self.names()))?;
+            .find(name)
+            .ok_or_else(|| UnknownTool::new(name, self.names()))?;
         // Normalize (RT-TOOL-8): repairs only, never rejects, but stops at
         // the depth bound.
         // Text whose scan proved no repair can apply is not walked.
@@ -141,7 +170,7 @@ impl<C: ?Sized> Toolbox<C> {
         match decision {
             Decision::Allow => Ok(Checked {
                 tool,
-                call_id: call.id,
+                call_id: id,
                 arguments,
                 typed,
                 report,
@@ -153,7 +182,7 @@ impl<C: ?Sized> Toolbox<C> {
             .into()),
             Decision::RequireApproval { reason } => Err(ApprovalRequired {
                 tool: tool.name.clone(),
-                call_id: call.id,
+                call_id: id,
                 reason,
                 arguments,
             }
