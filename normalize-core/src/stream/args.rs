@@ -124,19 +124,10 @@ impl<T: ToolArgs> ArgsStream<T> {
     pub fn finish(&mut self) -> Result<Parsed<T>, ArgsError> {
         self.engine.finish();
         let options = *self.engine.options();
-        if let Some(value) = self.engine.take_parsed() {
-            // The text was parsed as it arrived, into exactly the value
-            // `serde_json` parses from it: the rest of `from_model_with`,
-            // with the facts its scan of the text would give.
-            let text = match self.engine.text() {
-                Ok(Ok(text)) => Some(text),
-                Ok(Err(bytes)) => std::str::from_utf8(bytes).ok(),
-                Err(_) => None,
-            };
-            if let Some(text) = text {
-                let may_need_repair = crate::json_text::inspect(text).may_need_repair;
-                return crate::tool_args::check_parsed(value, may_need_repair, &options);
-            }
+        if let Some((value, may_need_repair)) = self.engine.take_parsed() {
+            // Parsed as it arrived, into exactly the text's value: the rest
+            // of `from_model_with`.
+            return crate::tool_args::check_parsed(value, may_need_repair, &options);
         }
         match self.engine.text() {
             Err(bytes) => Err(ArgsError::Limit(NormalizeError::TooLarge {

@@ -2,7 +2,7 @@
 //! container, events, and early findings.
 
 use super::events::{Certainty, Event, Snapshot};
-use super::lexer::{Fragment, Lexer, Sink};
+use super::lexer::{Fragment, Lexer, Sink, Token};
 use super::schema::{Child, SiteId, Sites};
 use crate::normalizer::{NormalizeError, Options, Repairer};
 use crate::path::Path;
@@ -264,11 +264,13 @@ impl<'s> Engine<'s> {
     }
 
     /// The whole text's value as `serde_json` parses it, built while it
-    /// streamed: `Some` only after [`Engine::finish`], when every byte was
-    /// read, the text is one complete JSON value, nothing was found wrong
-    /// for certain, and every token was parsed exactly as `serde_json`
-    /// parses it. Otherwise the caller parses the text.
-    pub(crate) fn take_parsed(&mut self) -> Option<Value> {
+    /// streamed, and whether normalizing it could change anything (the
+    /// facts [`crate::json_text::inspect`] gives the text, as the whole-text
+    /// entry points use them). `Some` only after [`Engine::finish`], when
+    /// every byte was read, the text is one complete JSON value, nothing
+    /// was found wrong for certain, and every token was parsed exactly as
+    /// `serde_json` parses it. Otherwise the caller parses the text.
+    pub(crate) fn take_parsed(&mut self) -> Option<(Value, bool)> {
         let clean = self.finished
             && !self.overflowed
             && !self.skipped
@@ -276,7 +278,15 @@ impl<'s> Engine<'s> {
             && self.core.certain.is_none()
             && self.core.frames.is_empty()
             && self.lexer.broken().is_none();
-        if clean { self.core.parsed.take() } else { None }
+        if !clean {
+            return None;
+        }
+        let text = match self.lexer.text_str() {
+            Ok(text) => text,
+            Err(bytes) => std::str::from_utf8(bytes).ok()?,
+        };
+        let may_need_repair = crate::json_text::inspect(text).may_need_repair;
+        Some((self.core.parsed.take()?, may_need_repair))
     }
 
     pub(crate) fn set_record_events(&mut self, record: bool) {
@@ -496,16 +506,8 @@ impl<'s> Core<'s> {
         });
     }
 
-    fn read_key(
-        &mut self,
-        text: &[u8],
-        whole: Option<&str>,
-        start: usize,
-        end: usize,
-        escaped: bool,
-    ) {
-        let token = &text[start..end];
-        let Some(key) = decode_key(token, whole.and_then(|w| w.get(start..end)), escaped) else {
+    fn read_key(&mut self, token: Token<'_>) {
+        let Some(key) = decode_key(token) else {
             self.suspect = true;
             return;
         };
@@ -554,22 +556,14 @@ impl<'s> Core<'s> {
         }
     }
 
-    fn read_scalar(
-        &mut self,
-        text: &[u8],
-        whole: Option<&str>,
-        start: usize,
-        end: usize,
-        escaped: bool,
-    ) {
+    fn read_scalar(&mut self, token: Token<'_>) {
         let checking = self.checking();
         let (slot, location) = self.next_value();
         let depth = self.frames.len();
         if let Some(parent) = self.frames.last_mut() {
-            parent.resume = end;
+            parent.resume = token.end;
         }
-        let known = whole.and_then(|w| w.get(start..end));
-        let Some(value) = decode_scalar(&text[start..end], known, escaped) else {
+        let Some(value) = decode_scalar(token) else {
             self.suspect = true;
             self.intact = false;
             return;
@@ -812,19 +806,12 @@ impl Sink for Core<'_> {
         self.open_container(at, object);
     }
 
-    fn key(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize, escaped: bool) {
-        self.read_key(text, whole, start, end, escaped);
+    fn key(&mut self, token: Token<'_>) {
+        self.read_key(token);
     }
 
-    fn scalar(
-        &mut self,
-        text: &[u8],
-        whole: Option<&str>,
-        start: usize,
-        end: usize,
-        escaped: bool,
-    ) {
-        self.read_scalar(text, whole, start, end, escaped);
+    fn scalar(&mut self, token: Token<'_>) {
+        self.read_scalar(token);
     }
 
     fn close(&mut self, text: &[u8], at: usize) {
@@ -855,32 +842,28 @@ fn normalize(
 }
 
 /// A complete key token (quotes included) as text, borrowed when it holds
-/// no escape; `None` when `serde_json` refuses it. `known` is the token as
-/// text when the text is known to be UTF-8 (no check needed); `escaped`
-/// whether the token holds a backslash escape.
-fn decode_key<'t>(
-    token: &'t [u8],
-    known: Option<&'t str>,
-    escaped: bool,
-) -> Option<std::borrow::Cow<'t, str>> {
-    let inner = token.get(1..token.len().checked_sub(1)?)?;
-    if !escaped {
-        let text = match known.and_then(|t| t.get(1..t.len() - 1)) {
+/// no escape; `None` when `serde_json` refuses it.
+fn decode_key<'t>(token: Token<'t>) -> Option<std::borrow::Cow<'t, str>> {
+    let bytes = token.bytes();
+    let inner = bytes.get(1..bytes.len().checked_sub(1)?)?;
+    if !token.escaped {
+        let text = match token.known().and_then(|t| t.get(1..t.len() - 1)) {
             Some(text) => text,
             None => std::str::from_utf8(inner).ok()?,
         };
         return Some(std::borrow::Cow::Borrowed(text));
     }
-    serde_json::from_slice::<String>(token)
+    serde_json::from_slice::<String>(bytes)
         .ok()
         .map(std::borrow::Cow::Owned)
 }
 
 /// A complete scalar token as `serde_json` parses it; `None` when it
-/// refuses it. `known` and `escaped` as for [`decode_key`].
-fn decode_scalar(token: &[u8], known: Option<&str>, escaped: bool) -> Option<Value> {
+/// refuses it.
+fn decode_scalar(scalar: Token<'_>) -> Option<Value> {
+    let token = scalar.bytes();
     match token.first()? {
-        b'"' => decode_string(token, known, escaped).map(Value::String),
+        b'"' => decode_string(scalar).map(Value::String),
         b't' => Some(Value::Bool(true)),
         b'f' => Some(Value::Bool(false)),
         b'n' => Some(Value::Null),
@@ -898,11 +881,12 @@ fn decode_scalar(token: &[u8], known: Option<&str>, escaped: bool) -> Option<Val
 }
 
 /// A complete JSON string token (quotes included) as text; `None` when
-/// `serde_json` refuses it. `known` and `escaped` as for [`decode_key`].
-fn decode_string(token: &[u8], known: Option<&str>, escaped: bool) -> Option<String> {
+/// `serde_json` refuses it.
+fn decode_string(string: Token<'_>) -> Option<String> {
+    let token = string.bytes();
     let inner = token.get(1..token.len().checked_sub(1)?)?;
-    if !escaped {
-        if let Some(text) = known.and_then(|t| t.get(1..t.len() - 1)) {
+    if !string.escaped {
+        if let Some(text) = string.known().and_then(|t| t.get(1..t.len() - 1)) {
             return Some(text.to_owned());
         }
         return std::str::from_utf8(inner).ok().map(str::to_owned);

@@ -12,15 +12,38 @@
 pub(crate) trait Sink {
     /// `{` or `[` at byte `at`, opening a value.
     fn open(&mut self, text: &[u8], at: usize, object: bool);
-    /// A key complete: `text[start..end]` is the quoted string. `whole` is
-    /// the text again when every fragment came as text (so a token needs no
-    /// UTF-8 check); `escaped` whether the string holds a backslash escape.
-    fn key(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize, escaped: bool);
-    /// A scalar value complete: `text[start..end]` is its JSON text
-    /// (`whole` and `escaped` as for [`Sink::key`]).
-    fn scalar(&mut self, text: &[u8], whole: Option<&str>, start: usize, end: usize, escaped: bool);
+    /// A key complete (the quoted string).
+    fn key(&mut self, token: Token<'_>);
+    /// A scalar value complete (its JSON text).
+    fn scalar(&mut self, token: Token<'_>);
     /// `}` or `]` at byte `at`, closing the innermost container.
     fn close(&mut self, text: &[u8], at: usize);
+}
+
+/// A complete key or scalar: `text[start..end]`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Token<'a> {
+    /// The text so far.
+    pub(crate) text: &'a [u8],
+    /// The text again when every fragment came as text (so a token needs
+    /// no UTF-8 check).
+    pub(crate) whole: Option<&'a str>,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    /// Whether a string token holds a backslash escape.
+    pub(crate) escaped: bool,
+}
+
+impl<'a> Token<'a> {
+    /// The token's bytes.
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        &self.text[self.start..self.end]
+    }
+
+    /// The token as text, when the text is known to be UTF-8.
+    pub(crate) fn known(&self) -> Option<&'a str> {
+        self.whole.and_then(|whole| whole.get(self.start..self.end))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,7 +226,13 @@ impl Lexer {
         if let State::Num(num) = self.state {
             if num.complete() && self.open.is_empty() {
                 let text = self.text.bytes();
-                sink.scalar(text, self.text.as_str(), self.token, text.len(), false);
+                sink.scalar(Token {
+                    text,
+                    whole: self.text.as_str(),
+                    start: self.token,
+                    end: text.len(),
+                    escaped: false,
+                });
                 self.state = State::After;
             }
         }
@@ -214,6 +243,13 @@ impl Lexer {
         let whole = self.text.as_str();
         let mut i = self.scanned;
         let mut state = self.state;
+        let token = |start, end, escaped| Token {
+            text,
+            whole,
+            start,
+            end,
+            escaped,
+        };
         while i < text.len() {
             let byte = text[i];
             state = match state {
@@ -234,11 +270,11 @@ impl Lexer {
                                     State::Str { key, escape: 1 }
                                 }
                                 b'"' if key => {
-                                    sink.key(text, whole, self.token, i + 1, self.escaped);
+                                    sink.key(token(self.token, i + 1, self.escaped));
                                     State::Colon
                                 }
                                 b'"' => {
-                                    sink.scalar(text, whole, self.token, i + 1, self.escaped);
+                                    sink.scalar(token(self.token, i + 1, self.escaped));
                                     State::After
                                 }
                                 _ => State::Broken { at: i },
@@ -266,7 +302,7 @@ impl Lexer {
                 State::Num(num) => match step_number(num, byte) {
                     Some(next) => State::Num(next),
                     None if num.complete() => {
-                        sink.scalar(text, whole, self.token, i, false);
+                        sink.scalar(token(self.token, i, false));
                         // The byte ends the number; read it as what follows.
                         state = State::After;
                         continue;
@@ -276,7 +312,7 @@ impl Lexer {
                 State::Lit { word, read } => {
                     if word[read as usize] == byte {
                         if read as usize + 1 == word.len() {
-                            sink.scalar(text, whole, self.token, i + 1, false);
+                            sink.scalar(token(self.token, i + 1, false));
                             State::After
                         } else {
                             State::Lit {
@@ -448,17 +484,13 @@ mod tests {
             self.0
                 .push(format!("open{} {at}", if object { '{' } else { '[' }));
         }
-        fn key(&mut self, text: &[u8], _: Option<&str>, start: usize, end: usize, _: bool) {
-            self.0.push(format!(
-                "key {}",
-                String::from_utf8_lossy(&text[start..end])
-            ));
+        fn key(&mut self, token: Token<'_>) {
+            self.0
+                .push(format!("key {}", String::from_utf8_lossy(token.bytes())));
         }
-        fn scalar(&mut self, text: &[u8], _: Option<&str>, start: usize, end: usize, _: bool) {
-            self.0.push(format!(
-                "scalar {}",
-                String::from_utf8_lossy(&text[start..end])
-            ));
+        fn scalar(&mut self, token: Token<'_>) {
+            self.0
+                .push(format!("scalar {}", String::from_utf8_lossy(token.bytes())));
         }
         fn close(&mut self, _: &[u8], at: usize) {
             self.0.push(format!("close {at}"));

@@ -210,24 +210,16 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
     /// The [`CallError`] the whole call gets.
     pub fn finish(&mut self, context: &C) -> Result<Checked<'t>, CallError> {
         self.engine.finish();
-        if let Some(arguments) = self.engine.take_parsed() {
+        if let Some((arguments, may_need_repair)) = self.engine.take_parsed() {
             // Parsed as it arrived, into exactly the text's value: the
-            // phases after parsing, with the facts the text's scan gives.
-            let text = match self.engine.text() {
-                Ok(Ok(text)) => Some(text),
-                Ok(Err(bytes)) => std::str::from_utf8(bytes).ok(),
-                Err(_) => None,
-            };
-            if let Some(text) = text {
-                let may_need_repair = crate::json_text::inspect(text).may_need_repair;
-                return self.streams.toolbox.check_parsed(
-                    context,
-                    self.id.clone(),
-                    &self.name,
-                    arguments,
-                    may_need_repair,
-                );
-            }
+            // phases after parsing.
+            return self.streams.toolbox.check_parsed(
+                context,
+                self.id.clone(),
+                &self.name,
+                arguments,
+                may_need_repair,
+            );
         }
         let text = match self.engine.text() {
             Err(bytes) => {
