@@ -205,9 +205,9 @@ impl<'s> Engine<'s> {
             core: Core {
                 checks,
                 options,
-                frames: Vec::new(),
+                frames: spare_frames(),
                 root: Some(root),
-                events: Vec::new(),
+                events: SPARE_EVENTS.with(std::cell::Cell::take).unwrap_or_default(),
                 record_events,
                 certain: None,
                 provisional: Vec::new(),
@@ -816,6 +816,39 @@ impl Sink for Core<'_> {
 
     fn close(&mut self, text: &[u8], at: usize) {
         self.close_container(text, at);
+    }
+}
+
+thread_local! {
+    /// The frame stack of the last call this thread dropped (emptied): a
+    /// frame is a few hundred bytes, so even a shallow stack is a large
+    /// allocation, which costs the allocator more per call than reusing it.
+    static SPARE_FRAMES: std::cell::Cell<Option<Vec<Frame>>> = const { std::cell::Cell::new(None) };
+    /// Likewise the event queue (events are drained, the queue stays).
+    static SPARE_EVENTS: std::cell::Cell<Option<Vec<Event>>> = const { std::cell::Cell::new(None) };
+}
+
+/// Frame stacks deeper than this, and event queues longer than this, are
+/// not kept for reuse.
+const SPARE_FRAMES_LIMIT: usize = 64;
+const SPARE_EVENTS_LIMIT: usize = 256;
+
+fn spare_frames() -> Vec<Frame> {
+    SPARE_FRAMES.with(std::cell::Cell::take).unwrap_or_default()
+}
+
+impl Drop for Core<'_> {
+    fn drop(&mut self) {
+        let mut frames = std::mem::take(&mut self.frames);
+        if frames.capacity() <= SPARE_FRAMES_LIMIT {
+            frames.clear();
+            SPARE_FRAMES.with(|spare| spare.set(Some(frames)));
+        }
+        let mut events = std::mem::take(&mut self.events);
+        if events.capacity() <= SPARE_EVENTS_LIMIT {
+            events.clear();
+            SPARE_EVENTS.with(|spare| spare.set(Some(events)));
+        }
     }
 }
 

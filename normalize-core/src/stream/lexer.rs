@@ -85,9 +85,11 @@ enum State {
         escape: u8,
     },
     Num(Num),
-    /// Inside `true`, `false` or `null`: the word and how much of it is read.
+    /// Inside `true`, `false` or `null`: the word (an index into [`WORDS`],
+    /// which keeps the state a few bytes, copied on every fragment) and
+    /// how much of it is read.
     Lit {
-        word: &'static [u8],
+        word: u8,
         read: u8,
     },
     /// A byte no continuation can make valid was found at `at`.
@@ -139,12 +141,52 @@ impl Text {
     }
 }
 
+/// Text buffers kept longer than this are not reused (a thread keeps one).
+const SPARE_TEXT_LIMIT: usize = 1 << 20;
+
+thread_local! {
+    /// The text buffer of the last stream this thread dropped: a stream's
+    /// buffer grows by doubling, and large allocations made and freed per
+    /// call cost the allocator more than the reading costs (they also
+    /// empty its caches of small blocks).
+    static SPARE_TEXT: std::cell::Cell<Option<String>> = const { std::cell::Cell::new(None) };
+}
+
+/// An empty text buffer: the spare one, or a new one most calls fit in.
+fn spare_text() -> String {
+    match SPARE_TEXT.with(std::cell::Cell::take) {
+        Some(mut text) => {
+            text.clear();
+            text
+        }
+        None => String::with_capacity(512),
+    }
+}
+
+impl Drop for Lexer {
+    fn drop(&mut self) {
+        let text = match std::mem::replace(&mut self.text, Text::Str(String::new())) {
+            Text::Str(text) => text,
+            Text::Bytes(mut bytes) => {
+                bytes.clear();
+                String::from_utf8(bytes).unwrap_or_default()
+            }
+        };
+        if text.capacity() <= SPARE_TEXT_LIMIT {
+            SPARE_TEXT.with(|spare| spare.set(Some(text)));
+        }
+    }
+}
+
 /// A fragment of the arguments: text, or bytes that may split a character.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Fragment<'a> {
     Str(&'a str),
     Bytes(&'a [u8]),
 }
+
+/// The literals, as [`State::Lit`] names them.
+const WORDS: [&[u8]; 3] = [b"true", b"false", b"null"];
 
 /// Lexer state and the text received so far.
 #[derive(Debug)]
@@ -164,8 +206,7 @@ pub(crate) struct Lexer {
 impl Lexer {
     pub(crate) fn new() -> Self {
         Lexer {
-            // Most calls fit; larger ones grow by doubling.
-            text: Text::Str(String::with_capacity(512)),
+            text: Text::Str(spare_text()),
             scanned: 0,
             state: State::Value,
             open: Vec::new(),
@@ -198,6 +239,7 @@ impl Lexer {
 
     /// Appends bytes without looking at them (once nothing more is to be
     /// learned from them).
+    #[inline]
     pub(crate) fn append(&mut self, fragment: Fragment<'_>) {
         match fragment {
             Fragment::Str(text) => self.text.push_str(text),
@@ -310,8 +352,9 @@ impl Lexer {
                     None => State::Broken { at: i },
                 },
                 State::Lit { word, read } => {
-                    if word[read as usize] == byte {
-                        if read as usize + 1 == word.len() {
+                    let spelled = WORDS.get(usize::from(word)).copied().unwrap_or_default();
+                    if spelled.get(usize::from(read)) == Some(&byte) {
+                        if usize::from(read) + 1 == spelled.len() {
                             sink.scalar(token(self.token, i + 1, false));
                             State::After
                         } else {
@@ -353,18 +396,9 @@ impl Lexer {
                             b'-' => State::Num(Num::Minus),
                             b'0' => State::Num(Num::Zero),
                             b'1'..=b'9' => State::Num(Num::Int),
-                            b't' => State::Lit {
-                                word: b"true",
-                                read: 1,
-                            },
-                            b'f' => State::Lit {
-                                word: b"false",
-                                read: 1,
-                            },
-                            b'n' => State::Lit {
-                                word: b"null",
-                                read: 1,
-                            },
+                            b't' => State::Lit { word: 0, read: 1 },
+                            b'f' => State::Lit { word: 1, read: 1 },
+                            b'n' => State::Lit { word: 2, read: 1 },
                             _ => State::Broken { at: i },
                         }
                     }

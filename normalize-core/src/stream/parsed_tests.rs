@@ -204,3 +204,25 @@ fn texts_serde_json_refuses_build_nothing() {
     }
     assert_eq!(streamed("12", &[1], false), Some(Value::from(12)));
 }
+
+#[test]
+fn a_dropped_stream_leaves_nothing_to_the_next() {
+    // Buffers are reused between the streams of a thread: one dropped with
+    // containers open, events waiting and bytes kept must not show in the
+    // next one.
+    let checks = Checks {
+        sites: None,
+        plan: None,
+        validator: None,
+    };
+    for events in [false, true] {
+        let mut abandoned = Engine::new(checks, Options::default(), events);
+        abandoned.push(Fragment::Str("[{\"a\": [1, \"x\", {\"b\": [tr"));
+        abandoned.push(Fragment::Bytes(b"ue, \"\xC3"));
+        drop(abandoned);
+        assert_eq!(
+            streamed("{\"c\": [2]}", &[3], events),
+            Some(serde_json::json!({"c": [2]}))
+        );
+    }
+}
