@@ -224,6 +224,7 @@ impl<'s> Engine<'s> {
     }
 
     /// Reads the next fragment of the arguments text.
+    #[inline]
     pub(crate) fn push(&mut self, fragment: Fragment<'_>) {
         let core = &mut self.core;
         core.received += match fragment {
@@ -386,7 +387,7 @@ impl<'s> Core<'s> {
                 self.root.take().unwrap_or_default(),
                 record.then(Pointer::root),
             ),
-            Some(frame) if frame.object => (std::mem::take(&mut frame.child), frame.member.clone()),
+            Some(frame) if frame.object => (std::mem::take(&mut frame.child), frame.member.take()),
             Some(frame) => {
                 let index = frame.count;
                 frame.count += 1;

@@ -258,8 +258,19 @@ impl Lexer {
 
     /// Appends `bytes` and reads them, reporting to `sink`. Stops at the
     /// first byte no continuation can make valid (see [`Lexer::broken`]).
+    #[inline]
     pub(crate) fn feed(&mut self, fragment: Fragment<'_>, sink: &mut impl Sink) {
         self.append(fragment);
+        // Most fragments fall inside a string and hold none of its
+        // special bytes: they are read here, without entering the state
+        // machine (a fragment costs its bytes, not a dispatch).
+        if let State::Str { escape: 0, .. } = self.state {
+            let text = self.text.bytes();
+            if find_special(text.get(self.scanned..).unwrap_or_default()).is_none() {
+                self.scanned = text.len();
+                return;
+            }
+        }
         self.run(sink);
     }
 
@@ -280,6 +291,7 @@ impl Lexer {
         }
     }
 
+    #[inline(never)]
     fn run(&mut self, sink: &mut impl Sink) {
         let text = self.text.bytes();
         let whole = self.text.as_str();
