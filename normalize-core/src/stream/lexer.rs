@@ -121,6 +121,7 @@ impl Text {
         }
     }
 
+    #[inline]
     fn push_str(&mut self, fragment: &str) {
         match self {
             // A one-byte fragment is one ASCII character: pushed without a
@@ -463,6 +464,7 @@ const LONG: usize = 64;
 
 /// The first byte of `rest` that ends plain string content: `"`, `\\`, or
 /// a control character (below U+0020).
+#[inline]
 fn find_special(rest: &[u8]) -> Option<usize> {
     if rest.len() >= LONG {
         let end = memchr::memchr2(b'"', b'\\', rest);
