@@ -38,6 +38,11 @@
 //! that value. Where anything went wrong (a syntax error, a limit, a
 //! certain rejection), `finish` runs the whole entry point on the text.
 //!
+//! Each thread keeps the emptied buffers of the last stream it dropped (its
+//! text, up to 1 MiB; its stack of open containers; its event queue) for
+//! the next stream it starts: allocating and freeing them per call cost
+//! more than reading a short call.
+//!
 //! [`ToolArgs::from_model_with`]: crate::ToolArgs::from_model_with
 //! [`Toolbox::check`]: crate::toolbox::Toolbox::check
 //!
