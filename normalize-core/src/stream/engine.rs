@@ -1,6 +1,7 @@
 //! The per-call engine: the lexer's structure, the schema at each open
 //! container, events, and early findings.
 
+use super::build::{Built, decode_key, decode_scalar};
 use super::events::{Certainty, Event, Snapshot};
 use super::lexer::{Fragment, Lexer, Sink, Token};
 use super::schema::{Child, SiteId, Sites};
@@ -92,24 +93,6 @@ struct Frame {
     refused: bool,
     /// The container's value as parsed so far (members complete).
     built: Built,
-}
-
-/// A container being parsed: the members complete so far, placed as
-/// `serde_json` places them (a repeated key replaces the earlier value in
-/// its place).
-#[derive(Debug)]
-enum Built {
-    Object(Map<String, Value>),
-    Array(Vec<Value>),
-}
-
-impl Built {
-    fn into_value(self) -> Value {
-        match self {
-            Built::Object(map) => Value::Object(map),
-            Built::Array(items) => Value::Array(items),
-        }
-    }
 }
 
 /// What one schema needs for streaming, compiled once: the normalizer's
@@ -499,11 +482,7 @@ impl<'s> Core<'s> {
             bound,
             resume: at + 1,
             refused,
-            built: if object {
-                Built::Object(Map::new())
-            } else {
-                Built::Array(Vec::new())
-            },
+            built: Built::new(object),
         });
     }
 
@@ -640,12 +619,7 @@ impl<'s> Core<'s> {
     fn place(&mut self, value: Value) {
         match self.frames.last_mut() {
             None => self.parsed = Some(value),
-            Some(frame) => match &mut frame.built {
-                Built::Object(map) => {
-                    map.insert(std::mem::take(&mut frame.key), value);
-                }
-                Built::Array(items) => items.push(value),
-            },
+            Some(frame) => frame.built.place(&mut frame.key, value),
         }
     }
 
@@ -873,59 +847,6 @@ fn normalize(
     let mut report = Report::default();
     let mut repairer = Repairer::new(options, &mut report);
     repairer.walk(plan, loc, value, &Path::ROOT, depth)
-}
-
-/// A complete key token (quotes included) as text, borrowed when it holds
-/// no escape; `None` when `serde_json` refuses it.
-fn decode_key<'t>(token: Token<'t>) -> Option<std::borrow::Cow<'t, str>> {
-    let bytes = token.bytes();
-    let inner = bytes.get(1..bytes.len().checked_sub(1)?)?;
-    if !token.escaped {
-        let text = match token.known().and_then(|t| t.get(1..t.len() - 1)) {
-            Some(text) => text,
-            None => std::str::from_utf8(inner).ok()?,
-        };
-        return Some(std::borrow::Cow::Borrowed(text));
-    }
-    serde_json::from_slice::<String>(bytes)
-        .ok()
-        .map(std::borrow::Cow::Owned)
-}
-
-/// A complete scalar token as `serde_json` parses it; `None` when it
-/// refuses it.
-fn decode_scalar(scalar: Token<'_>) -> Option<Value> {
-    let token = scalar.bytes();
-    match token.first()? {
-        b'"' => decode_string(scalar).map(Value::String),
-        b't' => Some(Value::Bool(true)),
-        b'f' => Some(Value::Bool(false)),
-        b'n' => Some(Value::Null),
-        // Up to 19 digits always fit a `u64`, which `serde_json` keeps as
-        // one; other numbers are its own to read (rounding, range).
-        b'0'..=b'9' if token.len() <= 19 && token.iter().all(u8::is_ascii_digit) => {
-            let mut n = 0u64;
-            for digit in token {
-                n = n * 10 + u64::from(digit - b'0');
-            }
-            Some(Value::from(n))
-        }
-        _ => serde_json::from_slice::<Value>(token).ok(),
-    }
-}
-
-/// A complete JSON string token (quotes included) as text; `None` when
-/// `serde_json` refuses it.
-fn decode_string(string: Token<'_>) -> Option<String> {
-    let token = string.bytes();
-    let inner = token.get(1..token.len().checked_sub(1)?)?;
-    if !string.escaped {
-        if let Some(text) = string.known().and_then(|t| t.get(1..t.len() - 1)) {
-            return Some(text.to_owned());
-        }
-        return std::str::from_utf8(inner).ok().map(str::to_owned);
-    }
-    serde_json::from_slice::<String>(token).ok()
 }
 
 /// The end of the longest prefix of an open string (starting with its quote

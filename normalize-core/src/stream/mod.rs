@@ -116,6 +116,7 @@
 //! value the Rust type refuses after validation.
 
 mod args;
+mod build;
 mod engine;
 mod events;
 mod lexer;
