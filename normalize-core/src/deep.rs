@@ -76,6 +76,30 @@ fn is_container(value: &Value) -> bool {
     matches!(value, Value::Array(_) | Value::Object(_))
 }
 
+/// A copy of `value`, found at `depth`, made level by level on a stack
+/// with room for each (`Value::clone` recurses once per level).
+pub(crate) fn clone_value(value: &Value, depth: usize) -> Value {
+    match value {
+        Value::Array(items) => guard(depth, || {
+            Value::Array(
+                items
+                    .iter()
+                    .map(|item| clone_value(item, depth + 1))
+                    .collect(),
+            )
+        }),
+        Value::Object(members) => guard(depth, || {
+            Value::Object(
+                members
+                    .iter()
+                    .map(|(key, member)| (key.clone(), clone_value(member, depth + 1)))
+                    .collect(),
+            )
+        }),
+        scalar => scalar.clone(),
+    }
+}
+
 /// Writes `value` as compact JSON, exactly as `serde_json::to_writer` would,
 /// with a work list instead of recursion.
 pub(crate) fn write_compact(value: &Value, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
@@ -156,7 +180,7 @@ mod tests {
     }
 
     #[test]
-    fn drops_a_deep_value_on_a_small_stack() {
+    fn copies_and_drops_a_deep_value_on_a_small_stack() {
         let depth = 200_000;
         let handle = std::thread::Builder::new()
             .stack_size(256 << 10)
@@ -175,6 +199,11 @@ mod tests {
                 }
                 let mut out = Vec::new();
                 write_compact(&value, &mut out).unwrap();
+                let copy = clone_value(&value, 0);
+                let mut copied = Vec::new();
+                write_compact(&copy, &mut copied).unwrap();
+                assert_eq!(copied, out, "the copy writes as the value does");
+                drop_value(copy);
                 drop_value(value);
                 out.len()
             })

@@ -648,7 +648,7 @@ impl<'s> Core<'s> {
         let value = frame.built.into_value();
         if frame.refused && self.checking() && self.intact {
             if let (Some(plan), Some(loc)) = (self.checks.plan, &frame.slot.loc) {
-                let mut copy = value.clone();
+                let mut copy = crate::deep::clone_value(&value, depth);
                 if normalize(plan, loc, &mut copy, depth, &self.options).is_ok() {
                     self.report(copy, depth, depth, true);
                 }
@@ -665,7 +665,7 @@ impl<'s> Core<'s> {
             } else if let (Some(plan), true) = (self.checks.plan, self.intact) {
                 // Members were not placed one by one: the whole value,
                 // normalized against its location with the real value bound.
-                let mut copy = value.clone();
+                let mut copy = crate::deep::clone_value(&value, depth);
                 if normalize(plan, loc, &mut copy, depth, &self.options).is_ok() {
                     self.events.push(Event::Whole {
                         location,
@@ -814,9 +814,16 @@ fn spare_frames() -> Vec<Frame> {
 
 impl Drop for Core<'_> {
     fn drop(&mut self) {
+        // A call left unfinished may hold a value nested deeper than the
+        // stack allows `Value`'s recursive drop (see `crate::deep`).
+        if let Some(parsed) = self.parsed.take() {
+            crate::deep::drop_value(parsed);
+        }
         let mut frames = std::mem::take(&mut self.frames);
+        for frame in frames.drain(..) {
+            crate::deep::drop_value(frame.built.into_value());
+        }
         if frames.capacity() <= SPARE_FRAMES_LIMIT {
-            frames.clear();
             SPARE_FRAMES.with(|spare| spare.set(Some(frames)));
         }
         let mut events = std::mem::take(&mut self.events);
