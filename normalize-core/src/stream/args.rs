@@ -116,7 +116,9 @@ impl<T: ToolArgs> ArgsStream<T> {
     /// are not JSON: the error is the parser's.) A clean text is not parsed
     /// again: the value built while it streamed goes on through the same
     /// normalize, validate and deserialize steps (see the
-    /// [module docs](super)).
+    /// [module docs](super)). Those are the provided
+    /// [`ToolArgs::from_model_with`]'s steps: a hand-written `ToolArgs`
+    /// impl that overrides that method is not called here.
     ///
     /// # Errors
     ///
