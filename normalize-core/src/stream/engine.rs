@@ -309,6 +309,7 @@ impl<'s> Engine<'s> {
     }
 
     /// Takes the events recorded since the last call.
+    #[inline]
     pub(crate) fn take_events(&mut self) -> Drained<'_> {
         // Most fragments complete nothing: no drain to set up and tear down.
         Drained(if self.core.events.is_empty() {
