@@ -6,7 +6,9 @@
 //! (jiter's partial mode, the parser the OpenAI Python SDK streams tool
 //! arguments with), then `from_model` at the end. `append_only_*` is the
 //! floor under any accumulator: the deltas appended to a `String`, nothing
-//! read.
+//! read. `stream_*_lent` hands the events to a callback instead of recording
+//! them (`ArgsStream::push_with`), the host reading each one's value type
+//! and location.
 //!
 //! `cargo bench --bench stream`. BENCHMARKS.md ("Streaming") records the
 //! figures.
@@ -15,7 +17,9 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use std::hint::black_box;
 use std::time::Duration;
 use toolargs::ToolArgs;
-use toolargs::stream::ArgsStream;
+use toolargs::path::Segment;
+use toolargs::plan::JsonType;
+use toolargs::stream::{ArgsStream, EventRef};
 
 #[path = "support/corpus.rs"]
 mod corpus;
@@ -50,6 +54,36 @@ fn stream(fragments: &[&str], events: bool) -> usize {
     for fragment in fragments {
         call.push(fragment);
         seen += call.events().count();
+        if call.rejection().is_some() {
+            break;
+        }
+    }
+    assert!(call.finish().is_ok());
+    seen
+}
+
+/// Feeds the fragments with events lent to a callback (no events
+/// recorded), the host reading each event's value and where it is, and
+/// finishes.
+fn stream_lent(fragments: &[&str]) -> usize {
+    let mut call = ArgsStream::<SearchArgs>::new().without_events();
+    let mut seen = 0;
+    for fragment in fragments {
+        call.push_with(fragment, |event| {
+            let shape = match event {
+                EventRef::Value { value, .. } | EventRef::Whole { value, .. } => {
+                    JsonType::of(value) as usize
+                }
+                EventRef::Closed { shape, .. } => shape as usize,
+                _ => 0,
+            };
+            let last = match event.location().segments().last() {
+                Some(Segment::Key(key)) => key.len(),
+                Some(Segment::Index(index)) => index,
+                None => 0,
+            };
+            seen += shape + last + event.location().depth();
+        });
         if call.rejection().is_some() {
             break;
         }
@@ -106,6 +140,11 @@ fn streaming(c: &mut Criterion, label: &str, make: fn(corpus::Size, u64) -> serd
         for (delta, pieces) in &cut {
             group.bench_function(format!("stream_{delta}"), |b| {
                 b.iter(|| black_box(stream(black_box(pieces), true)))
+            });
+        }
+        for (delta, pieces) in &cut {
+            group.bench_function(format!("stream_{delta}_lent"), |b| {
+                b.iter(|| black_box(stream_lent(black_box(pieces))))
             });
         }
         for (delta, pieces) in &cut {

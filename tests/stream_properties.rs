@@ -24,7 +24,7 @@ use contract::types::*;
 use contract::{Rng, Subject, canonical, leaves, objects, with_replaced};
 use serde_json::{Map, Value};
 use toolargs::ArgsError;
-use toolargs::stream::{ArgsStream, Certainty, Event};
+use toolargs::stream::{ArgsStream, Certainty, Event, EventRef};
 
 /// Generated values per type.
 const CASES: u64 = 6;
@@ -40,30 +40,37 @@ struct Run<T: Subject> {
     certain: Option<(usize, ArgsError)>,
     provisional: Option<(usize, ArgsError, Certainty)>,
     events: Vec<Event>,
+    /// Without recorded events: the events lent to `push_with`'s callback,
+    /// made owned.
+    lent: Vec<Event>,
 }
 
 fn run<T: Subject>(text: &str, cuts: &[usize]) -> Run<T> {
     run_with::<T>(text, cuts, true)
 }
 
-fn run_with<T: Subject>(text: &str, cuts: &[usize], events: bool) -> Run<T> {
+fn run_with<T: Subject>(text: &str, cuts: &[usize], events_on: bool) -> Run<T> {
     let mut call = ArgsStream::<T>::new();
-    if !events {
+    if !events_on {
         call = call.without_events();
     }
     let bytes = text.as_bytes();
     let mut certain = None;
     let mut provisional = None;
     let mut events = Vec::new();
+    let mut lent = Vec::new();
+    let recorded = events_on;
     let mut from = 0;
     // Text fragments where every cut falls between characters (the common
     // case), bytes otherwise: both ways of feeding are exercised.
     let as_text = cuts.iter().all(|&cut| text.is_char_boundary(cut));
     for &to in cuts.iter().chain(std::iter::once(&bytes.len())) {
-        if as_text {
-            call.push(&text[from..to]);
-        } else {
-            call.push_bytes(&bytes[from..to]);
+        let mut lend = |event: EventRef<'_>| lent.push(event.to_event());
+        match (as_text, recorded) {
+            (true, true) => call.push(&text[from..to]),
+            (false, true) => call.push_bytes(&bytes[from..to]),
+            (true, false) => call.push_with(&text[from..to], &mut lend),
+            (false, false) => call.push_bytes_with(&bytes[from..to], &mut lend),
         }
         from = to;
         if certain.is_none() {
@@ -76,6 +83,9 @@ fn run_with<T: Subject>(text: &str, cuts: &[usize], events: bool) -> Run<T> {
         }
         events.extend(call.events());
     }
+    if !recorded {
+        call.end_with(|event| lent.push(event.to_event()));
+    }
     let result = call.finish();
     events.extend(call.events());
     Run {
@@ -83,6 +93,7 @@ fn run_with<T: Subject>(text: &str, cuts: &[usize], events: bool) -> Run<T> {
         certain,
         provisional,
         events,
+        lent,
     }
 }
 
@@ -373,6 +384,13 @@ fn check_type<T: Subject>(name: &str) {
             failures.push(format!(
                 "{kind} {text}\n  with events {:?} {:?}\n  without     {:?} {:?}",
                 with.certain, with.provisional, without.certain, without.provisional
+            ));
+        }
+        // Events lent to a callback are the recorded ones, in order.
+        if without.lent != with.events {
+            failures.push(format!(
+                "{kind} {text}\n  recorded {:?}\n  lent     {:?}",
+                with.events, without.lent
             ));
         }
         for cuts in splits(&text, &mut rng) {

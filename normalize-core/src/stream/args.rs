@@ -1,7 +1,7 @@
 //! [`ArgsStream`]: one call's arguments streamed into a derived type.
 
 use super::engine::{Checks, Engine, Finding, Found, Prepared};
-use super::events::{Early, Event, Snapshot};
+use super::events::{Early, Event, EventRef, Snapshot};
 use super::lexer::Fragment;
 use crate::normalizer::{NormalizeError, Options};
 use crate::tool_args::{ArgsError, Parsed, SyntaxError, ToolArgs};
@@ -71,6 +71,31 @@ impl<T: ToolArgs> ArgsStream<T> {
     /// inside a character).
     pub fn push_bytes(&mut self, fragment: &[u8]) {
         self.engine.push(Fragment::Bytes(fragment));
+    }
+
+    /// [`ArgsStream::push`], handing each event to `on_event` as it
+    /// happens, lent rather than copied: the same events, in the same
+    /// order, as [`ArgsStream::events`] gives. A stream made
+    /// [`without_events`](ArgsStream::without_events) records none besides,
+    /// so it pays for no copy of a value and no location it is not asked
+    /// for.
+    pub fn push_with(&mut self, fragment: &str, mut on_event: impl FnMut(EventRef<'_>)) {
+        self.engine
+            .push_with(Fragment::Str(fragment), &mut on_event);
+    }
+
+    /// [`ArgsStream::push_bytes`], handing each event to `on_event` as
+    /// [`ArgsStream::push_with`] does.
+    pub fn push_bytes_with(&mut self, fragment: &[u8], mut on_event: impl FnMut(EventRef<'_>)) {
+        self.engine
+            .push_with(Fragment::Bytes(fragment), &mut on_event);
+    }
+
+    /// [`ArgsStream::end`], handing the event of a number standing alone as
+    /// the whole text (the only value that completes at the end) to
+    /// `on_event`.
+    pub fn end_with(&mut self, mut on_event: impl FnMut(EventRef<'_>)) {
+        self.engine.finish_with(&mut on_event);
     }
 
     /// Bytes received so far.

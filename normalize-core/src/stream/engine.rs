@@ -2,7 +2,7 @@
 //! container, events, and early findings.
 
 use super::build::{Built, decode_key, decode_scalar};
-use super::events::{Certainty, Event, Snapshot};
+use super::events::{Certainty, Event, EventRef, Location, Snapshot};
 use super::lexer::{Fragment, Lexer, Sink, Token};
 use super::schema::{Child, SiteId, Sites};
 use crate::normalizer::{NormalizeError, Options, Repairer};
@@ -65,7 +65,7 @@ struct Slot {
 }
 
 #[derive(Debug)]
-struct Frame {
+pub(crate) struct Frame {
     object: bool,
     /// Where the container is (kept only while events are recorded; else
     /// built from the stack when a finding needs it).
@@ -93,6 +93,44 @@ struct Frame {
     refused: bool,
     /// The container's value as parsed so far (members complete).
     built: Built,
+}
+
+impl Frame {
+    /// The step from this container to the member or element being read.
+    pub(crate) fn segment(&self) -> crate::path::Segment<'_> {
+        if self.object {
+            crate::path::Segment::Key(&self.key)
+        } else {
+            crate::path::Segment::Index(self.count.saturating_sub(1))
+        }
+    }
+}
+
+/// Where borrowed events go while a fragment is read.
+pub(crate) type OnEvent<'e> = &'e mut dyn FnMut(EventRef<'_>);
+
+/// The core, handing events to a callback as they happen.
+struct Emitting<'c, 's, 'e> {
+    core: &'c mut Core<'s>,
+    on_event: OnEvent<'e>,
+}
+
+impl Sink for Emitting<'_, '_, '_> {
+    fn open(&mut self, _text: &[u8], at: usize, object: bool) {
+        self.core.open_container(at, object);
+    }
+
+    fn key(&mut self, token: Token<'_>) {
+        self.core.read_key(token);
+    }
+
+    fn scalar(&mut self, token: Token<'_>) {
+        self.core.read_scalar(token, Some(&mut *self.on_event));
+    }
+
+    fn close(&mut self, _text: &[u8], at: usize) {
+        self.core.close_container(at, Some(&mut *self.on_event));
+    }
 }
 
 /// What one schema needs for streaming, compiled once: the normalizer's
@@ -209,6 +247,16 @@ impl<'s> Engine<'s> {
     /// Reads the next fragment of the arguments text.
     #[inline]
     pub(crate) fn push(&mut self, fragment: Fragment<'_>) {
+        self.push_to(fragment, None);
+    }
+
+    /// [`Engine::push`], handing each event to `on_event` as it happens.
+    pub(crate) fn push_with(&mut self, fragment: Fragment<'_>, on_event: OnEvent<'_>) {
+        self.push_to(fragment, Some(on_event));
+    }
+
+    #[inline]
+    fn push_to(&mut self, fragment: Fragment<'_>, on_event: Option<OnEvent<'_>>) {
         let core = &mut self.core;
         core.received += match fragment {
             Fragment::Str(text) => text.len(),
@@ -230,7 +278,11 @@ impl<'s> Engine<'s> {
             self.lexer.append(fragment);
             return;
         }
-        self.lexer.feed(fragment, core);
+        match on_event {
+            None => self.lexer.feed(fragment, core),
+            Some(on_event) => self.lexer.feed(fragment, &mut Emitting { core, on_event }),
+        }
+        let core = &mut self.core;
         if self.lexer.broken().is_some() || std::mem::take(&mut core.suspect) {
             core.check_syntax(self.lexer.text());
         }
@@ -238,12 +290,28 @@ impl<'s> Engine<'s> {
 
     /// The text is complete.
     pub(crate) fn finish(&mut self) {
+        self.finish_to(None);
+    }
+
+    /// [`Engine::finish`], handing an event to `on_event` (a number
+    /// standing alone as the whole text completes here).
+    pub(crate) fn finish_with(&mut self, on_event: OnEvent<'_>) {
+        self.finish_to(Some(on_event));
+    }
+
+    fn finish_to(&mut self, on_event: Option<OnEvent<'_>>) {
         if self.finished {
             return;
         }
         self.finished = true;
         if !self.overflowed && self.core.certain.is_none() && self.lexer.broken().is_none() {
-            self.lexer.finish(&mut self.core);
+            match on_event {
+                None => self.lexer.finish(&mut self.core),
+                Some(on_event) => self.lexer.finish(&mut Emitting {
+                    core: &mut self.core,
+                    on_event,
+                }),
+            }
         }
     }
 
@@ -537,7 +605,7 @@ impl<'s> Core<'s> {
         }
     }
 
-    fn read_scalar(&mut self, token: Token<'_>) {
+    fn read_scalar(&mut self, token: Token<'_>, on_event: Option<OnEvent<'_>>) {
         let checking = self.checking();
         let (slot, location) = self.next_value();
         let depth = self.frames.len();
@@ -558,6 +626,7 @@ impl<'s> Core<'s> {
             // check that reads it (a string may decode into a container or
             // hit an `enum`); a type check alone needs only the raw shape.
             let wanted = location.is_some()
+                || on_event.is_some()
                 || site.is_some_and(|site| {
                     let declared = plan.declared(&loc);
                     site.never
@@ -566,7 +635,7 @@ impl<'s> Core<'s> {
                         || (value.is_string() && declared.wants_json())
                 });
             if wanted {
-                self.inspect_scalar(plan, &loc, site, &value, location, depth);
+                self.inspect_scalar(plan, &loc, site, &value, (location, on_event), depth);
             }
         }
         self.place(value);
@@ -580,7 +649,7 @@ impl<'s> Core<'s> {
         loc: &Loc,
         site: Option<&super::schema::Site<'_>>,
         value: &Value,
-        location: Option<Pointer>,
+        (location, on_event): (Option<Pointer>, Option<OnEvent<'_>>),
         depth: usize,
     ) {
         let declared = plan.declared(loc);
@@ -610,6 +679,12 @@ impl<'s> Core<'s> {
                 self.report(normalized.as_ref().clone(), depth, depth, true);
             }
         }
+        if let Some(on_event) = on_event {
+            on_event(EventRef::Value {
+                location: Location::new(&self.frames),
+                value: &normalized,
+            });
+        }
         if let Some(location) = location {
             let value = normalized.into_owned();
             self.events.push(Event::Value { location, value });
@@ -624,7 +699,7 @@ impl<'s> Core<'s> {
         }
     }
 
-    fn close_container(&mut self, _text: &[u8], at: usize) {
+    fn close_container(&mut self, at: usize, on_event: Option<OnEvent<'_>>) {
         let Some(frame) = self.frames.pop() else {
             return;
         };
@@ -655,23 +730,39 @@ impl<'s> Core<'s> {
                 }
             }
         }
-        if let (Some(location), Some(loc)) = (frame.location, &frame.slot.loc) {
+        let recording = frame.location.is_some() || on_event.is_some();
+        if let (true, Some(loc)) = (recording, &frame.slot.loc) {
             if frame.settled {
                 let shape = if frame.object {
                     JsonType::Object
                 } else {
                     JsonType::Array
                 };
-                self.events.push(Event::Closed { location, shape });
+                if let Some(on_event) = on_event {
+                    let location = Location::new(&self.frames);
+                    on_event(EventRef::Closed { location, shape });
+                }
+                if let Some(location) = frame.location {
+                    self.events.push(Event::Closed { location, shape });
+                }
             } else if let (Some(plan), true) = (self.checks.plan, self.intact) {
                 // Members were not placed one by one: the whole value,
                 // normalized against its location with the real value bound.
                 let mut copy = crate::deep::clone_value(&value, depth);
                 if normalize(plan, loc, &mut copy, depth, &self.options).is_ok() {
-                    self.events.push(Event::Whole {
-                        location,
-                        value: copy,
-                    });
+                    if let Some(on_event) = on_event {
+                        let location = Location::new(&self.frames);
+                        on_event(EventRef::Whole {
+                            location,
+                            value: &copy,
+                        });
+                    }
+                    if let Some(location) = frame.location {
+                        self.events.push(Event::Whole {
+                            location,
+                            value: copy,
+                        });
+                    }
                 }
             }
         }
@@ -787,11 +878,11 @@ impl Sink for Core<'_> {
     }
 
     fn scalar(&mut self, token: Token<'_>) {
-        self.read_scalar(token);
+        self.read_scalar(token, None);
     }
 
-    fn close(&mut self, text: &[u8], at: usize) {
-        self.close_container(text, at);
+    fn close(&mut self, _text: &[u8], at: usize) {
+        self.close_container(at, None);
     }
 }
 

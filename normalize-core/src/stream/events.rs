@@ -1,7 +1,8 @@
 //! What a streamed call tells its host while it grows: events, a snapshot
 //! for display, and early rejections.
 
-use crate::path::Pointer;
+use super::engine::Frame;
+use crate::path::{Pointer, Segment};
 use crate::plan::JsonType;
 use serde_json::Value;
 
@@ -53,6 +54,106 @@ impl Event {
             | Event::Closed { location, .. }
             | Event::Whole { location, .. } => location,
         }
+    }
+}
+
+/// An event as it happens, lent to the callback of
+/// [`ArgsStream::push_with`](super::ArgsStream::push_with): the same events
+/// as [`Event`], in the same order, but nothing is copied or allocated for
+/// them. The value is the one the stream builds (or its normalized form),
+/// and the location is read from the stream's open containers on demand.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum EventRef<'a> {
+    /// A string, number, boolean or null is complete (see [`Event::Value`]).
+    Value {
+        /// Where it is.
+        location: Location<'a>,
+        /// The normalized value.
+        value: &'a Value,
+    },
+    /// An array or object is complete (see [`Event::Closed`]).
+    Closed {
+        /// Where it is.
+        location: Location<'a>,
+        /// [`JsonType::Array`] or [`JsonType::Object`].
+        shape: JsonType,
+    },
+    /// An array or object is complete where its members' schema depends on
+    /// its whole value (see [`Event::Whole`]).
+    Whole {
+        /// Where it is.
+        location: Location<'a>,
+        /// The normalized value.
+        value: &'a Value,
+    },
+}
+
+impl<'a> EventRef<'a> {
+    /// Where the completed value is.
+    pub fn location(&self) -> Location<'a> {
+        match *self {
+            EventRef::Value { location, .. }
+            | EventRef::Closed { location, .. }
+            | EventRef::Whole { location, .. } => location,
+        }
+    }
+
+    /// The owned [`Event`]: what [`ArgsStream::events`](super::ArgsStream::events)
+    /// yields for it.
+    pub fn to_event(&self) -> Event {
+        match *self {
+            EventRef::Value { location, value } => Event::Value {
+                location: location.to_pointer(),
+                value: value.clone(),
+            },
+            EventRef::Closed { location, shape } => Event::Closed {
+                location: location.to_pointer(),
+                shape,
+            },
+            EventRef::Whole { location, value } => Event::Whole {
+                location: location.to_pointer(),
+                value: value.clone(),
+            },
+        }
+    }
+}
+
+/// Where an [`EventRef`]'s value is: the steps from the root through the
+/// containers still open, read in place.
+#[derive(Clone, Copy)]
+pub struct Location<'a> {
+    frames: &'a [Frame],
+}
+
+impl<'a> Location<'a> {
+    pub(crate) fn new(frames: &'a [Frame]) -> Self {
+        Location { frames }
+    }
+
+    /// Number of steps (0 for the root).
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// The steps, outermost first.
+    pub fn segments(&self) -> impl Iterator<Item = Segment<'a>> + 'a {
+        self.frames.iter().map(Frame::segment)
+    }
+
+    /// The location as a [`Pointer`] (allocates one link a step).
+    pub fn to_pointer(&self) -> Pointer {
+        self.segments()
+            .fold(Pointer::root(), |at, segment| match segment {
+                Segment::Key(key) => at.key(key),
+                Segment::Index(index) => at.index(index),
+            })
+    }
+}
+
+impl std::fmt::Debug for Location<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.to_pointer().to_string())
     }
 }
 

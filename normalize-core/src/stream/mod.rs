@@ -22,7 +22,9 @@
 //!
 //! - [`Event`]s: each value as it completes, normalized as the whole call
 //!   will be (RT-TOOL-8), at a [`Pointer`](crate::path::Pointer) that
-//!   shares its prefix with its container's;
+//!   shares its prefix with its container's; or the same events lent to a
+//!   callback as they happen ([`EventRef`], [`ArgsStream::push_with`]),
+//!   which copies no value and builds no location it is not asked for;
 //! - a [`Snapshot`] on demand, for display: what has arrived, the string
 //!   being received shown so far, the open containers named;
 //! - an [`Early`] rejection, only where it is certain (below);
@@ -127,5 +129,5 @@ mod session;
 pub mod wire;
 
 pub use args::ArgsStream;
-pub use events::{Certainty, Early, Event, Snapshot};
+pub use events::{Certainty, Early, Event, EventRef, Location, Snapshot};
 pub use session::{ArgsSession, Session, ToolCallStream, ToolStreams};
