@@ -245,3 +245,40 @@ fn a_forbidden_key_is_worded_as_the_toolbox_words_it() {
             .contains("/amount: unknown field `amount`")
     );
 }
+
+#[test]
+fn lent_events_are_the_recorded_ones() {
+    let tools = toolbox(Dialect::Canonical);
+    let streams = ToolStreams::new(&tools);
+    for (name, text) in [
+        (
+            "refund",
+            r#"{"order_id": "A&amp;1", "amount_cents": 250, "reason": "late"}"#,
+        ),
+        ("lookup", r#"{"ids": "[\"a\", \"b\"]", "status": "open"}"#),
+        ("lookup", r#"{"ids": ["a"], "status": "lost"}"#),
+    ] {
+        let mut recorded = streams.call(None, name, WireFormat::OpenAiChat);
+        let mut lending = streams
+            .call(None, name, WireFormat::OpenAiChat)
+            .without_events();
+        let (mut want, mut lent) = (Vec::new(), Vec::new());
+        for (at, character) in text.char_indices() {
+            let piece = &text[at..at + character.len_utf8()];
+            recorded.push(piece);
+            want.extend(recorded.events());
+            lending.push_with(piece, |event| lent.push(event.to_event()));
+            assert_eq!(lending.events().count(), 0, "{text}: nothing recorded");
+        }
+        recorded.end();
+        want.extend(recorded.events());
+        lending.end_with(|event| lent.push(event.to_event()));
+        assert!(!want.is_empty());
+        assert_eq!(lent, want, "{name} {text}");
+        assert_eq!(
+            outcome(lending.finish(&())),
+            outcome(recorded.finish(&())),
+            "{text}"
+        );
+    }
+}

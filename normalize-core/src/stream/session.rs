@@ -4,7 +4,7 @@
 
 use super::args::ArgsStream;
 use super::engine::{Checks, Engine, Finding, Found, Prepared};
-use super::events::{Certainty, Early, Event, Snapshot};
+use super::events::{Certainty, Early, Event, EventRef, Snapshot};
 use super::lexer::Fragment;
 use super::wire::CallDelta;
 use crate::call::{Arguments, ToolCall, WireFormat};
@@ -150,6 +150,35 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
     /// Reads the next bytes of the arguments text.
     pub fn push_bytes(&mut self, fragment: &[u8]) {
         self.engine.push(Fragment::Bytes(fragment));
+    }
+
+    /// Stops recording events (for a host that only wants the early
+    /// rejection and the final result, or takes the events lent through
+    /// [`ToolCallStream::push_with`]). Call before the first fragment.
+    #[must_use]
+    pub fn without_events(mut self) -> Self {
+        self.engine.set_record_events(false);
+        self
+    }
+
+    /// [`ToolCallStream::push`], handing each event to `on_event` as it
+    /// happens, lent rather than copied (see
+    /// [`ArgsStream::push_with`](super::ArgsStream::push_with)).
+    pub fn push_with(&mut self, fragment: &str, mut on_event: impl FnMut(EventRef<'_>)) {
+        self.engine
+            .push_with(Fragment::Str(fragment), &mut on_event);
+    }
+
+    /// [`ToolCallStream::push_bytes`], handing each event to `on_event`.
+    pub fn push_bytes_with(&mut self, fragment: &[u8], mut on_event: impl FnMut(EventRef<'_>)) {
+        self.engine
+            .push_with(Fragment::Bytes(fragment), &mut on_event);
+    }
+
+    /// [`ToolCallStream::end`], handing the event of a number standing
+    /// alone as the whole text to `on_event`.
+    pub fn end_with(&mut self, mut on_event: impl FnMut(EventRef<'_>)) {
+        self.engine.finish_with(&mut on_event);
     }
 
     /// Bytes of arguments received so far.
