@@ -304,7 +304,7 @@ impl Pointer {
         self.link(Token::Index(index))
     }
 
-    fn child(&self, segment: Segment<'_>) -> Pointer {
+    pub(crate) fn child(&self, segment: Segment<'_>) -> Pointer {
         match segment {
             Segment::Key(key) => self.key(key),
             Segment::Index(index) => self.index(index),

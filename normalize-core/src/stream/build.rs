@@ -85,13 +85,5 @@ pub(super) fn decode_scalar(scalar: Token<'_>) -> Option<Value> {
 /// A complete JSON string token (quotes included) as text; `None` when
 /// `serde_json` refuses it.
 fn decode_string(string: Token<'_>) -> Option<String> {
-    let token = string.bytes();
-    let inner = token.get(1..token.len().checked_sub(1)?)?;
-    if !string.escaped {
-        if let Some(text) = string.known().and_then(|t| t.get(1..t.len() - 1)) {
-            return Some(text.to_owned());
-        }
-        return std::str::from_utf8(inner).ok().map(str::to_owned);
-    }
-    serde_json::from_slice::<String>(token).ok()
+    decode_key(string).map(std::borrow::Cow::into_owned)
 }

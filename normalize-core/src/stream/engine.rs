@@ -109,14 +109,23 @@ impl Frame {
 /// Where borrowed events go while a fragment is read.
 pub(crate) type OnEvent<'e> = &'e mut dyn FnMut(EventRef<'_>);
 
-/// The core, handing events to a callback as they happen.
-struct Emitting<'c, 's, 'e> {
+/// The core as the lexer's sink, handing events to a callback as they
+/// happen when there is one.
+struct Reader<'c, 's, 'e> {
     core: &'c mut Core<'s>,
-    on_event: OnEvent<'e>,
+    on_event: Option<OnEvent<'e>>,
 }
 
-impl Sink for Emitting<'_, '_, '_> {
-    fn open(&mut self, _text: &[u8], at: usize, object: bool) {
+/// The callback, if any, lent for one call.
+fn lend<'a>(on_event: &'a mut Option<OnEvent<'_>>) -> Option<OnEvent<'a>> {
+    match on_event {
+        Some(on_event) => Some(&mut **on_event),
+        None => None,
+    }
+}
+
+impl Sink for Reader<'_, '_, '_> {
+    fn open(&mut self, at: usize, object: bool) {
         self.core.open_container(at, object);
     }
 
@@ -125,11 +134,11 @@ impl Sink for Emitting<'_, '_, '_> {
     }
 
     fn scalar(&mut self, token: Token<'_>) {
-        self.core.read_scalar(token, Some(&mut *self.on_event));
+        self.core.read_scalar(token, lend(&mut self.on_event));
     }
 
-    fn close(&mut self, _text: &[u8], at: usize) {
-        self.core.close_container(at, Some(&mut *self.on_event));
+    fn close(&mut self, at: usize) {
+        self.core.close_container(at, lend(&mut self.on_event));
     }
 }
 
@@ -278,10 +287,7 @@ impl<'s> Engine<'s> {
             self.lexer.append(fragment);
             return;
         }
-        match on_event {
-            None => self.lexer.feed(fragment, core),
-            Some(on_event) => self.lexer.feed(fragment, &mut Emitting { core, on_event }),
-        }
+        self.lexer.feed(fragment, &mut Reader { core, on_event });
         let core = &mut self.core;
         if self.lexer.broken().is_some() || std::mem::take(&mut core.suspect) {
             core.check_syntax(self.lexer.text());
@@ -305,13 +311,8 @@ impl<'s> Engine<'s> {
         }
         self.finished = true;
         if !self.overflowed && self.core.certain.is_none() && self.lexer.broken().is_none() {
-            match on_event {
-                None => self.lexer.finish(&mut self.core),
-                Some(on_event) => self.lexer.finish(&mut Emitting {
-                    core: &mut self.core,
-                    on_event,
-                }),
-            }
+            let core = &mut self.core;
+            self.lexer.finish(&mut Reader { core, on_event });
         }
     }
 
@@ -462,36 +463,26 @@ impl<'s> Core<'s> {
         }
     }
 
-    /// The JSON pointer of the value being read in `frames[..depth]` (the
-    /// root for 0), built from the stack.
-    fn pointer_at(&self, depth: usize) -> String {
-        let mut pointer = String::new();
-        for frame in &self.frames[..depth] {
-            pointer.push('/');
-            if frame.object {
-                // Writing to a String cannot fail.
-                let _ = crate::path::write_token(&mut pointer, &frame.key);
-            } else {
-                let _ = std::fmt::Write::write_fmt(
-                    &mut pointer,
-                    format_args!("{}", frame.count.saturating_sub(1)),
-                );
-            }
-        }
-        pointer
+    /// The location of the value being read in `frames[..depth]` (the
+    /// root for 0).
+    fn location_at(&self, depth: usize) -> Location<'_> {
+        Location::new(&self.frames[..depth])
     }
 
-    /// The location of the value being read in `frames[..depth]`.
-    fn location_at(&self, depth: usize) -> Pointer {
+    /// The locations of the open containers, outermost first, and (with
+    /// `string`) of the value being read in the innermost, each sharing
+    /// its prefix with the one before.
+    fn open_locations(&self, string: bool) -> Vec<Pointer> {
+        let mut open = Vec::with_capacity(self.frames.len() + 1);
         let mut at = Pointer::root();
-        for frame in &self.frames[..depth] {
-            at = if frame.object {
-                at.key(&frame.key)
-            } else {
-                at.index(frame.count.saturating_sub(1))
-            };
+        for frame in &self.frames {
+            let next = at.child(frame.segment());
+            open.push(std::mem::replace(&mut at, next));
         }
-        at
+        if string {
+            open.push(at);
+        }
+        open
     }
 
     /// Whether checks run for a value starting in the innermost container.
@@ -795,7 +786,7 @@ impl<'s> Core<'s> {
         let Err(violations) = validator.validate(&value) else {
             return;
         };
-        let target = self.pointer_at(at);
+        let target = self.location_at(at).to_pointer().to_string();
         let found = violations.into_iter().find(|v| {
             v.pointer == target
                 || (below
@@ -851,12 +842,11 @@ impl<'s> Core<'s> {
                 Some((start, false)) if lexer.broken().is_none() => {
                     out = text[..safe_end(text, start)].to_vec();
                     out.push(b'"');
-                    open.extend((0..self.frames.len()).map(|d| self.location_at(d)));
-                    open.push(self.location_at(self.frames.len()));
+                    open = self.open_locations(true);
                 }
                 _ => {
                     out = text[..top.resume].to_vec();
-                    open.extend((0..self.frames.len()).map(|d| self.location_at(d)));
+                    open = self.open_locations(false);
                 }
             }
             for frame in self.frames.iter().rev() {
@@ -865,24 +855,6 @@ impl<'s> Core<'s> {
         }
         let value = serde_json::from_slice::<Value>(&out).ok()?;
         Some(Snapshot { value, open })
-    }
-}
-
-impl Sink for Core<'_> {
-    fn open(&mut self, _text: &[u8], at: usize, object: bool) {
-        self.open_container(at, object);
-    }
-
-    fn key(&mut self, token: Token<'_>) {
-        self.read_key(token);
-    }
-
-    fn scalar(&mut self, token: Token<'_>) {
-        self.read_scalar(token, None);
-    }
-
-    fn close(&mut self, _text: &[u8], at: usize) {
-        self.close_container(at, None);
     }
 }
 

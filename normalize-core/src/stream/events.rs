@@ -144,10 +144,7 @@ impl<'a> Location<'a> {
     /// The location as a [`Pointer`] (allocates one link a step).
     pub fn to_pointer(&self) -> Pointer {
         self.segments()
-            .fold(Pointer::root(), |at, segment| match segment {
-                Segment::Key(key) => at.key(key),
-                Segment::Index(index) => at.index(index),
-            })
+            .fold(Pointer::root(), |at, segment| at.child(segment))
     }
 }
 

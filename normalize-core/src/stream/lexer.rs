@@ -11,13 +11,13 @@
 /// What the lexer tells its owner as the text grows.
 pub(crate) trait Sink {
     /// `{` or `[` at byte `at`, opening a value.
-    fn open(&mut self, text: &[u8], at: usize, object: bool);
+    fn open(&mut self, at: usize, object: bool);
     /// A key complete (the quoted string).
     fn key(&mut self, token: Token<'_>);
     /// A scalar value complete (its JSON text).
     fn scalar(&mut self, token: Token<'_>);
     /// `}` or `]` at byte `at`, closing the innermost container.
-    fn close(&mut self, text: &[u8], at: usize);
+    fn close(&mut self, at: usize);
 }
 
 /// A complete key or scalar: `text[start..end]`.
@@ -384,19 +384,19 @@ impl Lexer {
                 State::Value | State::ValueOrClose => {
                     if byte == b']' && state == State::ValueOrClose {
                         self.open.pop();
-                        sink.close(text, i);
+                        sink.close(i);
                         State::After
                     } else {
                         self.token = i;
                         match byte {
                             b'{' => {
                                 self.open.push(true);
-                                sink.open(text, i, true);
+                                sink.open(i, true);
                                 State::KeyOrClose
                             }
                             b'[' => {
                                 self.open.push(false);
-                                sink.open(text, i, false);
+                                sink.open(i, false);
                                 State::ValueOrClose
                             }
                             b'"' => {
@@ -427,7 +427,7 @@ impl Lexer {
                     }
                     b'}' if state == State::KeyOrClose => {
                         self.open.pop();
-                        sink.close(text, i);
+                        sink.close(i);
                         State::After
                     }
                     _ => State::Broken { at: i },
@@ -441,7 +441,7 @@ impl Lexer {
                     (b',', Some(false)) => State::Value,
                     (b'}', Some(true)) | (b']', Some(false)) => {
                         self.open.pop();
-                        sink.close(text, i);
+                        sink.close(i);
                         State::After
                     }
                     _ => State::Broken { at: i },
@@ -528,7 +528,7 @@ mod tests {
     struct Log(Vec<String>);
 
     impl Sink for Log {
-        fn open(&mut self, _: &[u8], at: usize, object: bool) {
+        fn open(&mut self, at: usize, object: bool) {
             self.0
                 .push(format!("open{} {at}", if object { '{' } else { '[' }));
         }
@@ -540,7 +540,7 @@ mod tests {
             self.0
                 .push(format!("scalar {}", String::from_utf8_lossy(token.bytes())));
         }
-        fn close(&mut self, _: &[u8], at: usize) {
+        fn close(&mut self, at: usize) {
             self.0.push(format!("close {at}"));
         }
     }
