@@ -234,7 +234,7 @@ impl Replay<'_, '_> {
             CallDelta::Arguments { .. } | CallDelta::End { .. } => {}
         }
         if let Some(call) = self.session.apply(delta) {
-            let index = delta_index(delta);
+            let index = delta.index();
             for event in call.events() {
                 match event {
                     Event::Value { location, value } | Event::Whole { location, value } => {
@@ -327,15 +327,6 @@ fn includes(whole: &Rejection, early: &Rejection) -> bool {
                     .all(|violation| whole.violations.contains(violation))
         }
         _ => whole == early,
-    }
-}
-
-fn delta_index(delta: &CallDelta) -> u64 {
-    match delta {
-        CallDelta::Begin { index, .. }
-        | CallDelta::Name { index, .. }
-        | CallDelta::Arguments { index, .. }
-        | CallDelta::End { index } => *index,
     }
 }
 

@@ -989,12 +989,7 @@ fn replay(
     for event in events(sse, 61) {
         for delta in reader.read_sse(&event).expect("well formed") {
             if let Some(call) = session.apply(&delta) {
-                let index = match &delta {
-                    CallDelta::Begin { index, .. }
-                    | CallDelta::Name { index, .. }
-                    | CallDelta::Arguments { index, .. }
-                    | CallDelta::End { index } => *index,
-                };
+                let index = delta.index();
                 let seen: &mut (Option<_>, Option<usize>) = early.entry(index).or_default();
                 if seen.0.is_none() {
                     seen.0 = call

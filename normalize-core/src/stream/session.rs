@@ -386,19 +386,13 @@ impl<S: Fed> Keyed<S> {
         delta: &CallDelta,
         start: impl FnOnce(Option<String>, &str) -> S,
     ) -> Option<&mut S> {
-        let (index, name_part, id, fragment, end) = match delta {
-            CallDelta::Begin { index, id, name } => {
-                (*index, name.as_deref(), id.clone(), None, false)
-            }
-            CallDelta::Name { index, fragment } => {
-                (*index, Some(fragment.as_str()), None, None, false)
-            }
-            CallDelta::Arguments { index, fragment } => {
-                (*index, None, None, Some(fragment.as_str()), false)
-            }
-            CallDelta::End { index } => (*index, None, None, None, true),
+        let (name_part, id, fragment, end) = match delta {
+            CallDelta::Begin { id, name, .. } => (name.as_deref(), id.clone(), None, false),
+            CallDelta::Name { fragment, .. } => (Some(fragment.as_str()), None, None, false),
+            CallDelta::Arguments { fragment, .. } => (None, None, Some(fragment.as_str()), false),
+            CallDelta::End { .. } => (None, None, None, true),
         };
-        let entry = self.entry(index);
+        let entry = self.entry(delta.index());
         if id.is_some() {
             entry.id = id;
         }

@@ -94,6 +94,18 @@ pub enum CallDelta {
     },
 }
 
+impl CallDelta {
+    /// The provider's key for the call the delta belongs to.
+    pub fn index(&self) -> u64 {
+        match self {
+            CallDelta::Begin { index, .. }
+            | CallDelta::Name { index, .. }
+            | CallDelta::Arguments { index, .. }
+            | CallDelta::End { index } => *index,
+        }
+    }
+}
+
 /// A provider's streaming protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StreamFormat {
