@@ -37,11 +37,9 @@ pub struct SseDecoder {
     has_data: bool,
     /// Bytes fed so far.
     fed: u64,
-    /// Stream offset of the current line's first byte.
+    /// Stream offset of the current line's first byte (0 for the first
+    /// line, the only one that may start with a byte order mark).
     line_start: u64,
-    /// Whether a line was read (only the first may start with a byte
-    /// order mark).
-    past_first_line: bool,
 }
 
 impl SseDecoder {
@@ -106,9 +104,9 @@ impl SseDecoder {
         let line = std::str::from_utf8(line).map_err(|error| WireError::NotUtf8 {
             offset: self.line_start + error.valid_up_to() as u64,
         })?;
-        let line = match std::mem::replace(&mut self.past_first_line, true) {
-            false => line.strip_prefix('\u{feff}').unwrap_or(line),
-            true => line,
+        let line = match self.line_start {
+            0 => line.strip_prefix('\u{feff}').unwrap_or(line),
+            _ => line,
         };
         if line.is_empty() {
             let event = std::mem::take(&mut self.event);
