@@ -533,7 +533,7 @@ impl Serialize for Pointer {
 
 impl<'de> Deserialize<'de> for Pointer {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Pointer, D::Error> {
-        let text = Cow::<'de, str>::deserialize(deserializer)?;
+        let text = String::deserialize(deserializer)?;
         Pointer::parse(&text).map_err(serde::de::Error::custom)
     }
 }

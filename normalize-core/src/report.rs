@@ -3,7 +3,6 @@
 
 use crate::path::Pointer;
 use crate::plan::JsonType;
-use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 
 /// The repairs made to one arguments value, in the order they were made
@@ -105,11 +104,7 @@ impl<'r> FirstRepairs<'r> {
 
 impl Serialize for FirstRepairs<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.repairs.len()))?;
-        for repair in self.repairs {
-            seq.serialize_element(repair)?;
-        }
-        seq.end()
+        self.repairs.serialize(serializer)
     }
 }
 
