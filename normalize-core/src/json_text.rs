@@ -152,6 +152,32 @@ pub fn from_str_with_facts(
     facts: TextFacts,
     max_depth: usize,
 ) -> Result<Value, JsonTextError> {
+    read(text, facts, max_depth)
+}
+
+/// Whether `text` is the one JSON value [`from_str_with_facts`] would
+/// parse (the same nesting limit, the parser's own rules: a number out of
+/// `f64`'s range is refused alike), without building it: for a caller that
+/// keeps clean text as it came. `facts` as for [`from_str_with_facts`].
+///
+/// # Errors
+///
+/// As [`from_str`].
+pub fn check_with_facts(
+    text: &str,
+    facts: TextFacts,
+    max_depth: usize,
+) -> Result<(), JsonTextError> {
+    read::<Checked>(text, facts, max_depth).map(|Checked| ())
+}
+
+/// Parses `text` into `T` within `max_depth` levels, at any depth on any
+/// thread.
+fn read<T: serde::de::DeserializeOwned>(
+    text: &str,
+    facts: TextFacts,
+    max_depth: usize,
+) -> Result<T, JsonTextError> {
     let found = facts.nesting;
     if found > max_depth {
         return Err(JsonTextError::TooDeep {
@@ -163,20 +189,94 @@ pub fn from_str_with_facts(
     // The nesting was checked above, so the parser's own (fixed) limit is
     // not needed; it would reject depths the caller allowed.
     de.disable_recursion_limit();
-    let value = if found <= crate::deep::UNGUARDED {
-        Value::deserialize(&mut de)?
+    let read = if found <= crate::deep::UNGUARDED {
+        T::deserialize(&mut de)?
     } else {
         // serde_json's parser recurses once per level: deeper than a few
         // levels, each level makes sure of its stack (`crate::deep`).
-        Value::deserialize(serde_stacker::Deserializer::new(&mut de))?
+        T::deserialize(serde_stacker::Deserializer::new(&mut de))?
     };
     de.end()?;
-    Ok(value)
+    Ok(read)
+}
+
+/// A JSON value read and dropped on the way: every byte goes through the
+/// parser, nothing is kept. (`serde::de::IgnoredAny` would not do: it
+/// skips a number without checking its range.)
+struct Checked;
+
+impl<'de> Deserialize<'de> for Checked {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        de.deserialize_any(Checked)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Checked {
+    type Value = Checked;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_unit<E>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
+        while seq.next_element::<Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
+        while map.next_entry::<Checked, Checked>()?.is_some() {}
+        Ok(Checked)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checks_what_it_would_parse_without_building_it() {
+        let deep = format!("{}1{}", "[".repeat(5_000), "]".repeat(5_000));
+        for text in [
+            "1",
+            "[1, {\"a\": [true, null]}]",
+            "1e400",
+            "\"\\ud83d\"",
+            "[1,]",
+            "{} 1",
+            "",
+            "\"\\ud83d\\ude00\"",
+            deep.as_str(),
+            "[[[1]]]",
+        ] {
+            let facts = inspect(text);
+            let parsed = from_str_with_facts(text, facts, 10_000)
+                .map(drop)
+                .map_err(|e| e.to_string());
+            let checked = check_with_facts(text, facts, 10_000).map_err(|e| e.to_string());
+            assert_eq!(checked, parsed, "{text:.40}");
+            let limited = check_with_facts(text, facts, 2).map_err(|e| e.to_string());
+            let parsed = from_str_with_facts(text, facts, 2)
+                .map(drop)
+                .map_err(|e| e.to_string());
+            assert_eq!(limited, parsed, "{text:.40}");
+        }
+    }
 
     #[test]
     fn counts_nesting_outside_strings() {

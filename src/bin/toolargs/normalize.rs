@@ -180,9 +180,8 @@ impl Normalize {
         .unwrap_or_else(|| "null".to_owned());
         match parsed.and_then(|case| self.run_case(&case, n)) {
             Ok((arguments, report)) => {
-                out.extend_from_slice(
-                    format!("{{\"id\":{id},\"arguments\":{arguments},\"repairs\":").as_bytes(),
-                );
+                // Writing into memory cannot fail.
+                let _ = write!(out, "{{\"id\":{id},\"arguments\":{arguments},\"repairs\":");
                 // Writing into memory cannot fail; should serialization ever
                 // refuse a repair, an empty list (all left out) stands in.
                 let mark = out.len();
@@ -241,80 +240,21 @@ fn normalize_text<'t>(
     // the line is then written as it came once it is known to be JSON, and
     // no value is built for it.
     let facts = json_text::inspect(text);
-    if !facts.may_need_repair && facts.nesting <= SHALLOW {
-        return match is_json(text) {
+    if !facts.may_need_repair {
+        return match json_text::check_with_facts(text, facts, MAX_DEPTH) {
             Ok(()) => Ok((Cow::Borrowed(text), Report::default())),
             Err(e) => Err(format!("line {n}: not JSON: {e}")),
         };
     }
     let mut value = json_text::from_str_with_facts(text, facts, MAX_DEPTH)
         .map_err(|e| format!("line {n}: not JSON: {e}"))?;
-    if !facts.may_need_repair {
-        return Ok((Cow::Borrowed(text), Report::default()));
-    }
     let report = normalizer
         .normalize(&mut value)
         .map_err(|e| format!("line {n}: {e}"))?;
-    let spliced = splice(text, &value, &report).map_err(|e| format!("line {n}: {e}"))?;
-    Ok((Cow::Owned(spliced), report))
-}
-
-/// Nesting up to which [`is_json`] checks a clean line: serde_json's own
-/// default limit, far within any thread's stack; deeper clean lines are
-/// parsed the ordinary (stack-safe) way.
-const SHALLOW: usize = 128;
-
-/// Whether `text` is one JSON value, decided by the parser and the number
-/// rules that build a `serde_json::Value` (a number out of `f64`'s range is
-/// refused alike), without building one.
-fn is_json(text: &str) -> Result<(), serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    Valid::deserialize(&mut de)?;
-    de.end()
-}
-
-/// A JSON value that was read and dropped on the way.
-struct Valid;
-
-impl<'de> Deserialize<'de> for Valid {
-    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        de.deserialize_any(Valid)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Valid {
-    type Value = Valid;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Valid, E> {
-        Ok(Valid)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Valid, E> {
-        Ok(Valid)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Valid, E> {
-        Ok(Valid)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Valid, E> {
-        Ok(Valid)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Valid, E> {
-        Ok(Valid)
-    }
-    fn visit_unit<E>(self) -> Result<Valid, E> {
-        Ok(Valid)
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Valid, A::Error> {
-        while seq.next_element::<Valid>()?.is_some() {}
-        Ok(Valid)
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Valid, A::Error> {
-        while map.next_entry::<Valid, Valid>()?.is_some() {}
-        Ok(Valid)
-    }
+    let spliced = splice(text, &value, &report).map_err(|e| format!("line {n}: {e}"));
+    // The value may nest as deep as the line (`toolargs::deep`).
+    toolargs::deep::drop_value(value);
+    Ok((Cow::Owned(spliced?), report))
 }
 
 #[derive(Deserialize)]
