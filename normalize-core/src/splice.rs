@@ -448,9 +448,12 @@ impl Splicer {
                 let end = text.string_end()?;
                 let (child_node, child_value) = if read_keys {
                     let key = text.unescape(text.pos, end)?;
+                    let child_node = self.repaired.member(node, &key);
                     (
-                        self.repaired.member(node, &key),
-                        value.and_then(|v| member(v, &key, text.layer)),
+                        child_node,
+                        child_value(value, child_node, text.layer, |v| {
+                            member(v, &key, text.layer)
+                        }),
                     )
                 } else {
                     (None, None)
@@ -496,10 +499,9 @@ impl Splicer {
                     Some(_) => self.repaired.member(node, index_text(count, &mut digits)),
                     None => None,
                 };
-                let child_value = match (node, text.layer) {
-                    (None, Layer::Sent) => None,
-                    _ => value.and_then(|v| element(v, count, text.layer)),
-                };
+                let child_value = child_value(value, child_node, text.layer, |v| {
+                    element(v, count, text.layer)
+                });
                 self.value(text, child_node, child_value)?;
                 count += 1;
                 self.whitespace(text);
@@ -515,6 +517,22 @@ impl Splicer {
         }
         text.check(items.is_some_and(|i| i.len() == count))
     }
+}
+
+/// The value of a member or element, where the walk needs it: to splice a
+/// repair at or below it, or to hold decoded text to it. Text as sent that
+/// holds no repair is copied as it is, without looking the value up (nor
+/// reading a number of it to compare).
+fn child_value<'v>(
+    value: Option<&'v Value>,
+    child_node: Option<usize>,
+    layer: Layer,
+    find: impl FnOnce(&'v Value) -> Option<&'v Value>,
+) -> Option<&'v Value> {
+    if child_node.is_none() && layer == Layer::Sent {
+        return None;
+    }
+    value.and_then(find)
 }
 
 /// The member `key` of `value`, as a JSON pointer token resolves it in the
