@@ -319,6 +319,19 @@ impl<'r> Repairer<'r> {
         Ok(())
     }
 
+    /// Walks the members of the container at `depth` with `walk`: refused
+    /// past the depth limit ([`Repairer::enter`]), and on a stack with room
+    /// for them at any depth ([`crate::deep::guard`]).
+    pub(crate) fn descend<R>(
+        &mut self,
+        depth: usize,
+        path: &Path<'_>,
+        walk: impl FnOnce(&mut Self) -> Result<R, NormalizeError>,
+    ) -> Result<R, NormalizeError> {
+        self.enter(depth, path)?;
+        deep::guard(depth, || walk(self))
+    }
+
     /// Normalizes `value` against location `loc` of `plan`.
     ///
     /// A location the plan finds [verbatim](SchemaPlan::verbatim) for the
@@ -347,14 +360,15 @@ impl<'r> Repairer<'r> {
         if !matches!(value, Value::Array(_) | Value::Object(_)) {
             return Ok(());
         }
-        self.enter(depth, path)?;
-        let entered = !self.verbatim && plan.verbatim(loc, value);
-        self.verbatim |= entered;
-        let walked = deep::guard(depth, || self.walk_members(plan, loc, value, path, depth));
-        if entered {
-            self.verbatim = false;
-        }
-        walked
+        self.descend(depth, path, |this| {
+            let entered = !this.verbatim && plan.verbatim(loc, value);
+            this.verbatim |= entered;
+            let walked = this.walk_members(plan, loc, value, path, depth);
+            if entered {
+                this.verbatim = false;
+            }
+            walked
+        })
     }
 
     fn walk_members(

@@ -2,13 +2,13 @@
 //! shape known at compile time, what [`Repairer::walk`] does at a location
 //! declaring that shape, so both normalizers give the same result.
 //!
-//! Each container's members are walked inside [`deep::guard`], so a derived
-//! type nested any number of levels deep (a recursive `struct`, JSON nested
-//! in strings) cannot overflow the stack, whatever closures the generated
-//! code hands in.
+//! Each container's members are walked through `Repairer::descend` (the
+//! depth limit, then [`crate::deep::guard`]), so a derived type nested any
+//! number of levels deep (a recursive `struct`, JSON nested in strings)
+//! cannot overflow the stack, whatever closures the generated code hands
+//! in.
 
 use super::Compiled;
-use crate::deep;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::plan::{JsonType, TypeSet};
@@ -27,8 +27,7 @@ pub fn any(
     match value {
         Value::String(_) => repairer.decode_references(value, path)?,
         Value::Array(items) => {
-            repairer.enter(depth, path)?;
-            deep::guard(depth, || {
+            repairer.descend(depth, path, |repairer| {
                 for (i, item) in items.iter_mut().enumerate() {
                     any(repairer, item, &path.index(i), depth + 1)?;
                 }
@@ -36,8 +35,7 @@ pub fn any(
             })?;
         }
         Value::Object(members) => {
-            repairer.enter(depth, path)?;
-            deep::guard(depth, || {
+            repairer.descend(depth, path, |repairer| {
                 for (key, member) in members.iter_mut() {
                     any(repairer, member, &path.key(key), depth + 1)?;
                 }
@@ -69,15 +67,12 @@ pub fn object(
         return Ok(());
     }
     match value {
-        Value::Object(members) => {
-            repairer.enter(depth, path)?;
-            deep::guard(depth, || {
-                for (key, child) in members.iter_mut() {
-                    member(repairer, key, child, &path.key(key), depth + 1)?;
-                }
-                Ok(())
-            })
-        }
+        Value::Object(members) => repairer.descend(depth, path, |repairer| {
+            for (key, child) in members.iter_mut() {
+                member(repairer, key, child, &path.key(key), depth + 1)?;
+            }
+            Ok(())
+        }),
         Value::Array(_) => any(repairer, value, path, depth),
         _ => Ok(()),
     }
@@ -125,15 +120,12 @@ pub fn tuple(
         return Ok(());
     }
     match value {
-        Value::Array(items) => {
-            repairer.enter(depth, path)?;
-            deep::guard(depth, || {
-                for (i, child) in items.iter_mut().enumerate() {
-                    item(i, repairer, child, &path.index(i), depth + 1)?;
-                }
-                Ok(())
-            })
-        }
+        Value::Array(items) => repairer.descend(depth, path, |repairer| {
+            for (i, child) in items.iter_mut().enumerate() {
+                item(i, repairer, child, &path.index(i), depth + 1)?;
+            }
+            Ok(())
+        }),
         Value::Object(_) => any(repairer, value, path, depth),
         _ => Ok(()),
     }
