@@ -45,7 +45,7 @@ impl<T: ToolArgs> ArgsStream<T> {
         let prepared = prepared_of::<T>();
         let checks = Checks {
             sites: Some(&prepared.sites),
-            plan: prepared.plan.as_ref(),
+            plan: prepared.plan(),
             validator: Some(T::validator()),
         };
         ArgsStream {

@@ -146,15 +146,38 @@ impl Sink for Reader<'_, '_, '_> {
 /// plan and the validator's sites.
 #[derive(Debug)]
 pub(crate) struct Prepared<'s> {
-    pub(crate) plan: Option<SchemaPlan>,
+    plan: Option<PlanOf<'s>>,
     pub(crate) sites: Sites<'s>,
+}
+
+/// A plan compiled for streaming, or one its owner already compiled from
+/// the same schema.
+#[derive(Debug)]
+enum PlanOf<'s> {
+    Compiled(SchemaPlan),
+    Shared(&'s SchemaPlan),
 }
 
 impl<'s> Prepared<'s> {
     pub(crate) fn new(schema: &'s Value) -> Self {
         Prepared {
-            plan: SchemaPlan::compile(schema).ok(),
+            plan: SchemaPlan::compile(schema).ok().map(PlanOf::Compiled),
             sites: Sites::compile(schema),
+        }
+    }
+
+    /// Prepared with `plan`, compiled from `schema` already.
+    pub(crate) fn with_plan(schema: &'s Value, plan: &'s SchemaPlan) -> Self {
+        Prepared {
+            plan: Some(PlanOf::Shared(plan)),
+            sites: Sites::compile(schema),
+        }
+    }
+
+    pub(crate) fn plan(&self) -> Option<&SchemaPlan> {
+        match self.plan.as_ref()? {
+            PlanOf::Compiled(plan) => Some(plan),
+            PlanOf::Shared(plan) => Some(plan),
         }
     }
 }

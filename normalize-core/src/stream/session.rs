@@ -48,8 +48,16 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
         let tools = toolbox
             .names()
             .filter_map(|name| {
+                let schema = toolbox.schema(name)?;
+                // An untyped tool's plan was compiled from this same schema
+                // at registration; a derived tool normalizes with its own
+                // code, so its plan is compiled here.
+                let prepared = match toolbox.plan(name) {
+                    Some(plan) => Prepared::with_plan(schema, plan),
+                    None => Prepared::new(schema),
+                };
                 let tool = Tool {
-                    prepared: Prepared::new(toolbox.schema(name)?),
+                    prepared,
                     validator: toolbox.validator(name)?,
                 };
                 Some((name.to_owned(), tool))
@@ -76,7 +84,7 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
             Some(tool) => (
                 Checks {
                     sites: Some(&tool.prepared.sites),
-                    plan: tool.prepared.plan.as_ref(),
+                    plan: tool.prepared.plan(),
                     validator: Some(tool.validator),
                 },
                 None,

@@ -292,6 +292,16 @@ impl<C: ?Sized> Toolbox<C> {
         self.find(name).map(|t| &*t.validator)
     }
 
+    /// The plan `name`'s untyped calls are normalized with, compiled from
+    /// [`Toolbox::schema`] at registration (`None` for a derived tool,
+    /// which normalizes with its generated code).
+    pub(crate) fn plan(&self, name: &str) -> Option<&SchemaPlan> {
+        match &self.find(name)?.normalize {
+            tool::Normalize::Plan(plan) => Some(plan),
+            tool::Normalize::Derived(_) => None,
+        }
+    }
+
     /// The schema `name` declares (before any dialect transform).
     pub fn declared_schema(&self, name: &str) -> Option<&Value> {
         self.find(name).map(|t| &t.declared)
