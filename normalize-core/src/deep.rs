@@ -101,59 +101,14 @@ pub(crate) fn clone_value(value: &Value, depth: usize) -> Value {
 }
 
 /// Writes `value` as compact JSON, exactly as `serde_json::to_writer` would,
-/// with a work list instead of recursion.
+/// each level on a stack with room for it (`serde_stacker`, as
+/// [`crate::json_text`] parses).
 pub(crate) fn write_compact(value: &Value, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    enum Open<'v> {
-        Items(std::slice::Iter<'v, Value>),
-        Members(serde_json::map::Iter<'v>),
-    }
-    let mut open: Vec<(Open<'_>, bool)> = Vec::new();
-    let mut next = Some(value);
-    loop {
-        match next.take() {
-            Some(Value::Array(items)) => {
-                out.push(b'[');
-                open.push((Open::Items(items.iter()), true));
-            }
-            Some(Value::Object(members)) => {
-                out.push(b'{');
-                open.push((Open::Members(members.iter()), true));
-            }
-            Some(scalar) => serde_json::to_writer(&mut *out, scalar)?,
-            None => {}
-        }
-        let Some((container, first)) = open.last_mut() else {
-            return Ok(());
-        };
-        let separator = if *first { None } else { Some(b',') };
-        match container {
-            Open::Items(items) => match items.next() {
-                Some(item) => {
-                    out.extend(separator);
-                    next = Some(item);
-                }
-                None => {
-                    out.push(b']');
-                    open.pop();
-                    continue;
-                }
-            },
-            Open::Members(members) => match members.next() {
-                Some((key, member)) => {
-                    out.extend(separator);
-                    serde_json::to_writer(&mut *out, key)?;
-                    out.push(b':');
-                    next = Some(member);
-                }
-                None => {
-                    out.push(b'}');
-                    open.pop();
-                    continue;
-                }
-            },
-        }
-        *first = false;
-    }
+    let mut json = serde_json::Serializer::new(out);
+    let mut guarded = serde_stacker::Serializer::new(&mut json);
+    guarded.red_zone = RED_ZONE;
+    guarded.stack_size = SEGMENT;
+    serde::Serialize::serialize(value, guarded)
 }
 
 #[cfg(test)]
