@@ -113,10 +113,10 @@ const STREAMS: [(&str, StreamFormat, &str, u64); 7] = [
 /// (it cuts events, lines and UTF-8 characters anywhere).
 const PIECE: usize = 61;
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// The two tools the recorded calls call. (The bodies never run here, the
+/// example only checks the calls; they say what a run would do.)
+pub fn toolbox() -> Result<Toolbox, toolargs::toolbox::RegisterError> {
     let mut toolbox = Toolbox::new();
-    // The bodies never run here (the example only checks the calls); they
-    // say what a run would do.
     toolbox.tool_sync(
         "refund",
         "Refund part or all of an order.",
@@ -138,6 +138,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ))
         },
     )?;
+    Ok(toolbox)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let toolbox = toolbox()?;
     let streams = ToolStreams::new(&toolbox);
 
     let args: Vec<String> = std::env::args().skip(1).collect();

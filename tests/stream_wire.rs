@@ -915,58 +915,10 @@ fn each_stream_format_names_its_whole_call_format() {
     );
 }
 
-/// The tools the recorded calls call.
-mod tools {
-    use schemars::JsonSchema;
-    use serde::Deserialize;
-    use toolargs::ToolArgs;
-    use toolargs::toolbox::Toolbox;
-
-    /// Refund part or all of an order.
-    #[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
-    pub struct Refund {
-        #[schemars(regex(pattern = r"^ord_[a-z0-9]{8}$"))]
-        pub order_id: String,
-        #[schemars(range(min = 1, max = 50000))]
-        pub amount_cents: u32,
-        pub reason: Reason,
-        #[serde(default)]
-        pub note: Option<String>,
-    }
-
-    #[derive(Debug, Deserialize, JsonSchema)]
-    #[serde(rename_all = "snake_case")]
-    pub enum Reason {
-        Damaged,
-        Late,
-        NotReceived,
-    }
-
-    /// Write a text file.
-    #[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
-    pub struct WriteFile {
-        pub path: String,
-        pub content: String,
-    }
-
-    pub fn toolbox() -> Toolbox {
-        let mut toolbox = Toolbox::new();
-        toolbox
-            .tool_sync("refund", "Refund an order.", |refund: Refund| {
-                Ok::<_, String>(format!(
-                    "{} {} {:?} {:?}",
-                    refund.order_id, refund.amount_cents, refund.reason, refund.note
-                ))
-            })
-            .expect("refund registers");
-        toolbox
-            .tool_sync("write_file", "Write a file.", |file: WriteFile| {
-                Ok::<_, String>(format!("{}: {}", file.path, file.content))
-            })
-            .expect("write_file registers");
-        toolbox
-    }
-}
+/// The replay example, for the toolbox its recorded calls call.
+#[allow(dead_code)]
+#[path = "../examples/stream_replay.rs"]
+mod stream_replay;
 
 /// What a session says of one call of a recorded stream, and the first
 /// certain and provisional early rejections, with the bytes received then.
@@ -1025,7 +977,7 @@ fn replay(
 
 #[test]
 fn a_session_fed_each_recorded_stream_checks_each_call_as_the_toolbox_checks_the_sdks_call() {
-    let toolbox = tools::toolbox();
+    let toolbox = stream_replay::toolbox().expect("the tools register");
     let streams = toolargs::stream::ToolStreams::new(&toolbox);
     let runs = [
         ("openai_chat_parallel", StreamFormat::OpenAiChat, None),
