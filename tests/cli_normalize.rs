@@ -58,14 +58,7 @@ fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
 
 #[test]
 fn cases_mode_matches_every_rt_tool_8_case() {
-    let path = support::conformance_dir().join("rt-tool-8.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/rt-tool-8.jsonl"
-        ))
-        .unwrap()
-    });
+    let text = support::rt_tool_8_text();
     let (stdout, stderr, code) = run(&["--cases", "-"], &text);
     assert_eq!(code, 0, "stderr: {stderr}");
     let inputs: Vec<&str> = text.lines().collect();

@@ -50,14 +50,7 @@ fn usage_and_schema_errors_exit_2() {
 
 #[test]
 fn normalize_repairs_every_rt_tool_8_case() {
-    let text = std::fs::read_to_string(support::conformance_dir().join("rt-tool-8.jsonl"))
-        .unwrap_or_else(|_| {
-            std::fs::read_to_string(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/data/rt-tool-8.jsonl"
-            ))
-            .unwrap()
-        });
+    let text = support::rt_tool_8_text();
     let out = toolargs(&["normalize", "--cases", "-"], text.as_bytes());
     assert_eq!(out.code, 0, "{}", out.stderr);
     let outputs = out.json_lines();

@@ -24,15 +24,8 @@ struct CaseOptions {
 }
 
 fn cases() -> Vec<String> {
-    let shared = support::conformance_dir().join("rt-tool-8.jsonl");
-    let text = std::fs::read_to_string(&shared).unwrap_or_else(|_| {
-        std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/rt-tool-8.jsonl"
-        ))
-        .expect("tests/data/rt-tool-8.jsonl")
-    });
-    text.lines()
+    support::rt_tool_8_text()
+        .lines()
         .filter(|l| !l.trim().is_empty())
         .map(str::to_owned)
         .collect()

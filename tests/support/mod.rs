@@ -13,6 +13,18 @@ pub fn conformance_dir() -> PathBuf {
     }
 }
 
+/// The RT-TOOL-8 cases (JSON lines): the shared file, else the copy the
+/// repository keeps.
+pub fn rt_tool_8_text() -> String {
+    std::fs::read_to_string(conformance_dir().join("rt-tool-8.jsonl")).unwrap_or_else(|_| {
+        std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/rt-tool-8.jsonl"
+        ))
+        .expect("tests/data/rt-tool-8.jsonl")
+    })
+}
+
 /// The lines of a shared conformance file, or `None` (after saying what was
 /// not checked) when the file is absent outside CI. In CI (`CI` set) an
 /// absent file fails the test.
