@@ -328,11 +328,7 @@ impl Splicer {
             Some(open @ (b'{' | b'[')) => {
                 self.depth += 1;
                 let walked = deep::guard(self.depth, || {
-                    if open == b'{' {
-                        self.object(text, node, value)
-                    } else {
-                        self.array(text, node, value)
-                    }
+                    self.container(text, node, value, open == b'{')
                 });
                 self.depth -= 1;
                 walked
@@ -424,49 +420,69 @@ impl Splicer {
         Ok(())
     }
 
-    fn object(
+    /// An object or array: its members (keys read only where a repair or
+    /// a check needs them) or elements walked in order.
+    fn container(
         &mut self,
         text: &mut Text<'_>,
         node: Option<usize>,
         value: Option<&Value>,
+        object: bool,
     ) -> Result<(), Stop> {
-        let members = value.and_then(Value::as_object);
-        text.check(members.is_some())?;
-        text.expect(b'{')?;
+        let (open, close) = if object { (b'{', b'}') } else { (b'[', b']') };
+        let len = match value {
+            Some(Value::Object(members)) if object => Some(members.len()),
+            Some(Value::Array(items)) if !object => Some(items.len()),
+            _ => None,
+        };
+        text.check(len.is_some())?;
+        text.expect(open)?;
         self.whitespace(text);
         let mut count = 0usize;
-        if text.byte() == Some(b'}') {
+        if text.byte() == Some(close) {
             text.pos += 1;
         } else {
-            // Keys are read only where a repair or a check needs them.
             let read_keys = node.is_some() || text.layer == Layer::Decoded;
+            let mut digits = Digits::default();
             loop {
-                self.whitespace(text);
-                if text.byte() != Some(b'"') {
-                    return Err(text.malformed());
-                }
-                let end = text.string_end()?;
-                let (child_node, child_value) = if read_keys {
-                    let key = text.unescape(text.pos, end)?;
-                    let child_node = self.repaired.member(node, &key);
+                let (child_node, child_value) = if object {
+                    self.whitespace(text);
+                    if text.byte() != Some(b'"') {
+                        return Err(text.malformed());
+                    }
+                    let end = text.string_end()?;
+                    let child = if read_keys {
+                        let key = text.unescape(text.pos, end)?;
+                        let child_node = self.repaired.member(node, &key);
+                        let found = |v| member(v, &key, text.layer);
+                        (
+                            child_node,
+                            child_value(value, child_node, text.layer, found),
+                        )
+                    } else {
+                        (None, None)
+                    };
+                    text.pos = end;
+                    self.whitespace(text);
+                    text.expect(b':')?;
+                    child
+                } else {
+                    let child_node = match node {
+                        Some(_) => self.repaired.member(node, index_text(count, &mut digits)),
+                        None => None,
+                    };
+                    let found = |v| element(v, count, text.layer);
                     (
                         child_node,
-                        child_value(value, child_node, text.layer, |v| {
-                            member(v, &key, text.layer)
-                        }),
+                        child_value(value, child_node, text.layer, found),
                     )
-                } else {
-                    (None, None)
                 };
-                text.pos = end;
-                count += 1;
-                self.whitespace(text);
-                text.expect(b':')?;
                 self.value(text, child_node, child_value)?;
+                count += 1;
                 self.whitespace(text);
                 match text.byte() {
                     Some(b',') => text.pos += 1,
-                    Some(b'}') => {
+                    Some(byte) if byte == close => {
                         text.pos += 1;
                         break;
                     }
@@ -476,46 +492,7 @@ impl Splicer {
         }
         // Decoded text with a repeated key is not written as it is: its
         // earlier occurrences are not in the value.
-        text.check(members.is_some_and(|m| m.len() == count))
-    }
-
-    fn array(
-        &mut self,
-        text: &mut Text<'_>,
-        node: Option<usize>,
-        value: Option<&Value>,
-    ) -> Result<(), Stop> {
-        let items = value.and_then(Value::as_array);
-        text.check(items.is_some())?;
-        text.expect(b'[')?;
-        self.whitespace(text);
-        let mut count = 0usize;
-        if text.byte() == Some(b']') {
-            text.pos += 1;
-        } else {
-            let mut digits = Digits::default();
-            loop {
-                let child_node = match node {
-                    Some(_) => self.repaired.member(node, index_text(count, &mut digits)),
-                    None => None,
-                };
-                let child_value = child_value(value, child_node, text.layer, |v| {
-                    element(v, count, text.layer)
-                });
-                self.value(text, child_node, child_value)?;
-                count += 1;
-                self.whitespace(text);
-                match text.byte() {
-                    Some(b',') => text.pos += 1,
-                    Some(b']') => {
-                        text.pos += 1;
-                        break;
-                    }
-                    _ => return Err(text.malformed()),
-                }
-            }
-        }
-        text.check(items.is_some_and(|i| i.len() == count))
+        text.check(len == Some(count))
     }
 }
 
