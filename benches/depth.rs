@@ -7,30 +7,15 @@
 //! figures, with the peak memory measured by `examples/deep_nesting.rs`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use serde_json::{Value, json};
 use std::hint::black_box;
 use toolargs::{Normalizer, Options, deep, json_text, splice::splice};
 
 const DEPTHS: [usize; 4] = [1_000, 2_000, 5_000, 10_000];
 
-/// `{"a":"&amp;","n":{…}}`: an entity-escaped string at every level.
-fn amp_line(depth: usize) -> String {
-    format!(
-        "{}null{}",
-        r#"{"a":"&amp;","n":"#.repeat(depth),
-        "}".repeat(depth)
-    )
-}
-
-/// `{"xs":"[\"&amp;\",[…]]"}`: the same nesting inside one string the
-/// schema declares an array.
-fn strings_line(depth: usize) -> String {
-    format!(
-        r#"{{"xs":"{}null{}"}}"#,
-        r#"[\"&amp;\","#.repeat(depth),
-        "]".repeat(depth)
-    )
-}
+/// The lines and schemas `examples/deep_nesting.rs` measures memory with.
+#[allow(dead_code)]
+#[path = "../examples/deep_nesting.rs"]
+mod deep_nesting;
 
 fn process(normalizer: &Normalizer, line: &str) -> String {
     let mut value = json_text::from_str(line, usize::MAX).unwrap();
@@ -40,21 +25,10 @@ fn process(normalizer: &Normalizer, line: &str) -> String {
     spliced
 }
 
-/// A generator's name, the schema its lines are normalized against, and
-/// the line of a given depth.
-type Generator = (&'static str, Value, fn(usize) -> String);
-
 fn deep_lines(c: &mut Criterion) {
     let options = Options::default().max_depth(usize::MAX);
-    let generators: [Generator; 2] = [
-        ("amp", json!({}), amp_line),
-        (
-            "strings",
-            json!({"type": "object", "properties": {"xs": {"type": "array"}}}),
-            strings_line,
-        ),
-    ];
-    for (name, schema, generate) in generators {
+    for name in ["amp", "strings"] {
+        let (schema, generate) = deep_nesting::lines(name).expect("a generator");
         let normalizer = Normalizer::compile(&schema).unwrap().with_options(options);
         let mut group = c.benchmark_group(format!("depth/{name}"));
         group.sample_size(10);

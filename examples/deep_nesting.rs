@@ -46,14 +46,9 @@ fn main() {
 }
 
 fn run(generator: &str, depth: usize) -> Result<(), String> {
-    let (schema, line) = match generator {
-        "amp" => (json!({}), amp_line(depth)),
-        "strings" => (
-            json!({"type": "object", "properties": {"xs": {"type": "array"}}}),
-            strings_line(depth),
-        ),
-        other => return Err(format!("unknown generator `{other}` (amp or strings)")),
-    };
+    let (schema, make) = lines(generator)
+        .ok_or_else(|| format!("unknown generator `{generator}` (amp or strings)"))?;
+    let line = make(depth);
     let normalizer = Normalizer::compile(&schema)
         .map_err(|e| e.to_string())?
         .with_options(Options::default().max_depth(usize::MAX));
@@ -94,6 +89,22 @@ fn run(generator: &str, depth: usize) -> Result<(), String> {
         })
     );
     Ok(())
+}
+
+/// A generator: the schema its lines are normalized against, and its line
+/// of a given depth (a repair at every level).
+pub type Lines = (serde_json::Value, fn(usize) -> String);
+
+/// The generator `name`: `amp` or `strings`.
+pub fn lines(name: &str) -> Option<Lines> {
+    match name {
+        "amp" => Some((json!({}), amp_line)),
+        "strings" => Some((
+            json!({"type": "object", "properties": {"xs": {"type": "array"}}}),
+            strings_line,
+        )),
+        _ => None,
+    }
 }
 
 /// `{"a":"&amp;","n":{"a":"&amp;","n":{…}}}`, `depth` objects deep.
