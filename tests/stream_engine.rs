@@ -265,6 +265,61 @@ fn a_session_follows_interleaved_calls_by_index() {
 }
 
 #[test]
+fn an_args_session_lends_each_call_the_events_it_would_record() {
+    use std::collections::BTreeMap;
+    use toolargs::stream::ArgsSession;
+    use toolargs::stream::wire::CallDelta;
+    let texts = [
+        GOOD,
+        r#"{"query": "a &amp; b", "tags": "[\"x\"]", "documents": [], "mode": "slow"}"#,
+    ];
+    for size in [1, 2, 3, 7] {
+        let mut recording = ArgsSession::<Search>::default();
+        let mut lending = ArgsSession::<Search>::default().without_events();
+        // Both calls begin, then their fragments alternate, then both end.
+        let mut deltas: Vec<CallDelta> = (0..2)
+            .map(|index| CallDelta::Begin {
+                index,
+                id: None,
+                name: Some("search".into()),
+            })
+            .collect();
+        let pieces: Vec<Vec<&[u8]>> = texts
+            .iter()
+            .map(|t| t.as_bytes().chunks(size).collect())
+            .collect();
+        for i in 0..pieces[0].len().max(pieces[1].len()) {
+            for (index, own) in (0u64..).zip(&pieces) {
+                if let Some(piece) = own.get(i) {
+                    deltas.push(CallDelta::Arguments {
+                        index,
+                        fragment: String::from_utf8_lossy(piece).into_owned(),
+                    });
+                }
+            }
+        }
+        deltas.extend((0..2).map(|index| CallDelta::End { index }));
+        let mut want: BTreeMap<u64, Vec<Event>> = BTreeMap::new();
+        let mut lent: BTreeMap<u64, Vec<Event>> = BTreeMap::new();
+        for delta in &deltas {
+            let index = delta.index();
+            if let Some(call) = recording.apply(delta) {
+                want.entry(index).or_default().extend(call.events());
+            }
+            let own = lent.entry(index).or_default();
+            if let Some(call) = lending.apply_with(delta, |event| own.push(event.to_event())) {
+                assert_eq!(call.events().count(), 0, "nothing recorded");
+            }
+        }
+        assert!(want.values().all(|events| !events.is_empty()));
+        assert_eq!(lent, want, "{size}-byte fragments");
+        for index in [0, 1] {
+            assert_eq!(lending.finish(index), recording.finish(index));
+        }
+    }
+}
+
+#[test]
 fn a_string_at_the_root_is_shown_open_and_decoded_when_complete() {
     // An object sent as one JSON string: the root location declares an
     // object, so the complete string is decoded (RT-TOOL-8's root rule).

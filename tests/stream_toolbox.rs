@@ -282,3 +282,41 @@ fn lent_events_are_the_recorded_ones() {
         );
     }
 }
+
+#[test]
+fn a_session_lends_each_call_the_events_it_would_record() {
+    use std::collections::BTreeMap;
+    use toolargs::stream::Event;
+    let tools = toolbox(Dialect::Canonical);
+    let streams = ToolStreams::new(&tools);
+    let b = ("lookup", r#"{"ids": "[\"x\"]", "status": "open"}"#);
+    for a in CALLS {
+        for cut in 0..=a.1.len() {
+            let mut recording = streams.session(WireFormat::OpenAiChat);
+            let mut lending = streams.session(WireFormat::OpenAiChat).without_events();
+            let mut want: BTreeMap<u64, Vec<Event>> = BTreeMap::new();
+            let mut lent: BTreeMap<u64, Vec<Event>> = BTreeMap::new();
+            for delta in interleaved(*a, b, cut) {
+                let index = delta.index();
+                if let Some(call) = recording.apply(&delta) {
+                    want.entry(index).or_default().extend(call.events());
+                }
+                let own = lent.entry(index).or_default();
+                if let Some(call) = lending.apply_with(&delta, |event| own.push(event.to_event())) {
+                    assert_eq!(call.events().count(), 0, "{a:?}: nothing recorded");
+                }
+            }
+            want.retain(|_, events| !events.is_empty());
+            lent.retain(|_, events| !events.is_empty());
+            assert!(want.contains_key(&1), "the second call has events");
+            assert_eq!(lent, want, "{a:?} cut at {cut}");
+            for index in [0, 1] {
+                assert_eq!(
+                    outcome(lending.finish(index, &()).unwrap()),
+                    outcome(recording.finish(index, &()).unwrap()),
+                    "{a:?} cut at {cut}"
+                );
+            }
+        }
+    }
+}

@@ -117,7 +117,7 @@ struct Reader<'c, 's, 'e> {
 }
 
 /// The callback, if any, lent for one call.
-fn lend<'a>(on_event: &'a mut Option<OnEvent<'_>>) -> Option<OnEvent<'a>> {
+pub(crate) fn lend<'a>(on_event: &'a mut Option<OnEvent<'_>>) -> Option<OnEvent<'a>> {
     match on_event {
         Some(on_event) => Some(&mut **on_event),
         None => None,

@@ -23,8 +23,9 @@
 //! - [`Event`]s: each value as it completes, normalized as the whole call
 //!   will be (RT-TOOL-8), at a [`Pointer`](crate::path::Pointer) that
 //!   shares its prefix with its container's; or the same events lent to a
-//!   callback as they happen ([`EventRef`], [`ArgsStream::push_with`]),
-//!   which copies no value and builds no location it is not asked for;
+//!   callback as they happen ([`EventRef`], [`ArgsStream::push_with`],
+//!   [`Session::apply_with`] for a response's calls), which copies no
+//!   value and builds no location it is not asked for;
 //! - a [`Snapshot`] on demand, for display: what has arrived, the string
 //!   being received shown so far, the open containers named;
 //! - an [`Early`] rejection, only where it is certain (below);

@@ -3,7 +3,7 @@
 //! provider's index.
 
 use super::args::ArgsStream;
-use super::engine::{Checks, Engine, Finding, Found, Prepared};
+use super::engine::{Checks, Engine, Finding, Found, OnEvent, Prepared, lend};
 use super::events::{Certainty, Early, Event, EventRef, Snapshot};
 use super::lexer::Fragment;
 use super::wire::CallDelta;
@@ -113,6 +113,7 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
         Session {
             streams: self,
             format,
+            record_events: true,
             calls: Keyed::default(),
         }
     }
@@ -362,10 +363,11 @@ impl<S> Default for Keyed<S> {
     }
 }
 
-/// What a session needs of a call's stream.
+/// What a session needs of a call's stream: a fragment or the end, with
+/// the events lent to `on_event` when there is one.
 trait Fed {
-    fn feed(&mut self, fragment: &str);
-    fn end(&mut self);
+    fn feed(&mut self, fragment: &str, on_event: Option<OnEvent<'_>>);
+    fn end(&mut self, on_event: Option<OnEvent<'_>>);
 }
 
 impl<S: Fed> Keyed<S> {
@@ -393,6 +395,7 @@ impl<S: Fed> Keyed<S> {
         &mut self,
         delta: &CallDelta,
         start: impl FnOnce(Option<String>, &str) -> S,
+        mut on_event: Option<OnEvent<'_>>,
     ) -> Option<&mut S> {
         let (name_part, id, fragment, end) = match delta {
             CallDelta::Begin { id, name, .. } => (name.as_deref(), id.clone(), None, false),
@@ -417,32 +420,44 @@ impl<S: Fed> Keyed<S> {
         let stream = entry.stream.as_mut()?;
         if let Some(fragment) = fragment {
             if !entry.ended {
-                stream.feed(fragment);
+                stream.feed(fragment, lend(&mut on_event));
             }
         }
         if end && !entry.ended {
             entry.ended = true;
-            stream.end();
+            stream.end(on_event);
         }
         Some(stream)
     }
 }
 
 impl<C: ?Sized> Fed for ToolCallStream<'_, '_, C> {
-    fn feed(&mut self, fragment: &str) {
-        self.push(fragment);
+    fn feed(&mut self, fragment: &str, on_event: Option<OnEvent<'_>>) {
+        match on_event {
+            Some(on_event) => self.push_with(fragment, on_event),
+            None => self.push(fragment),
+        }
     }
-    fn end(&mut self) {
-        ToolCallStream::end(self);
+    fn end(&mut self, on_event: Option<OnEvent<'_>>) {
+        match on_event {
+            Some(on_event) => self.end_with(on_event),
+            None => ToolCallStream::end(self),
+        }
     }
 }
 
 impl<T: ToolArgs> Fed for ArgsStream<T> {
-    fn feed(&mut self, fragment: &str) {
-        self.push(fragment);
+    fn feed(&mut self, fragment: &str, on_event: Option<OnEvent<'_>>) {
+        match on_event {
+            Some(on_event) => self.push_with(fragment, on_event),
+            None => self.push(fragment),
+        }
     }
-    fn end(&mut self) {
-        ArgsStream::end(self);
+    fn end(&mut self, on_event: Option<OnEvent<'_>>) {
+        match on_event {
+            Some(on_event) => self.end_with(on_event),
+            None => ArgsStream::end(self),
+        }
     }
 }
 
@@ -452,6 +467,8 @@ impl<T: ToolArgs> Fed for ArgsStream<T> {
 pub struct Session<'s, 't, C: ?Sized = ()> {
     streams: &'s ToolStreams<'t, C>,
     format: WireFormat,
+    /// Whether the calls' streams record events.
+    record_events: bool,
     calls: Keyed<ToolCallStream<'s, 't, C>>,
 }
 
@@ -468,10 +485,41 @@ impl<'s, 't, C: ?Sized> Session<'s, 't, C> {
     /// Applies one delta; returns the call it touched once its arguments
     /// began (read its events and rejection there).
     pub fn apply(&mut self, delta: &CallDelta) -> Option<&mut ToolCallStream<'s, 't, C>> {
-        let streams = self.streams;
-        let format = self.format;
-        self.calls
-            .apply(delta, |id, name| streams.call(id, name, format))
+        self.apply_to(delta, None)
+    }
+
+    /// [`Session::apply`], handing the events of the touched call to
+    /// `on_event` as they happen, lent rather than copied (see
+    /// [`ToolCallStream::push_with`]); the call is `delta.index()`.
+    pub fn apply_with(
+        &mut self,
+        delta: &CallDelta,
+        mut on_event: impl FnMut(EventRef<'_>),
+    ) -> Option<&mut ToolCallStream<'s, 't, C>> {
+        self.apply_to(delta, Some(&mut on_event))
+    }
+
+    /// The session's calls record no events (see
+    /// [`ToolCallStream::without_events`]): for a host that only wants the
+    /// early rejections and the results, or takes the events through
+    /// [`Session::apply_with`]. Call before the first delta.
+    #[must_use]
+    pub fn without_events(mut self) -> Self {
+        self.record_events = false;
+        self
+    }
+
+    fn apply_to(
+        &mut self,
+        delta: &CallDelta,
+        on_event: Option<OnEvent<'_>>,
+    ) -> Option<&mut ToolCallStream<'s, 't, C>> {
+        let (streams, format, record) = (self.streams, self.format, self.record_events);
+        self.calls.apply(
+            delta,
+            |id, name| open_call(streams, id, name, format, record),
+            on_event,
+        )
     }
 
     /// The call at `index`, once its arguments began.
@@ -492,13 +540,28 @@ impl<'s, 't, C: ?Sized> Session<'s, 't, C> {
     /// Exactly [`Toolbox::check`] on the call at `index` with its whole
     /// text (`None` for an index never seen).
     pub fn finish(&mut self, index: u64, context: &C) -> Option<Result<Checked<'t>, CallError>> {
-        let streams = self.streams;
-        let format = self.format;
+        let (streams, format, record) = (self.streams, self.format, self.record_events);
         let entry = self.calls.entries.iter_mut().find(|e| e.index == index)?;
-        let stream = entry
-            .stream
-            .get_or_insert_with(|| streams.call(entry.id.clone(), &entry.name, format));
+        let stream = entry.stream.get_or_insert_with(|| {
+            open_call(streams, entry.id.clone(), &entry.name, format, record)
+        });
         Some(stream.finish(context))
+    }
+}
+
+/// A session's call to `name`, recording events or not.
+fn open_call<'s, 't, C: ?Sized>(
+    streams: &'s ToolStreams<'t, C>,
+    id: Option<String>,
+    name: &str,
+    format: WireFormat,
+    record_events: bool,
+) -> ToolCallStream<'s, 't, C> {
+    let call = streams.call(id, name, format);
+    if record_events {
+        call
+    } else {
+        call.without_events()
     }
 }
 
@@ -507,6 +570,8 @@ impl<'s, 't, C: ?Sized> Session<'s, 't, C> {
 #[derive(Debug)]
 pub struct ArgsSession<T: ToolArgs> {
     options: crate::normalizer::Options,
+    /// Whether the calls' streams record events.
+    record_events: bool,
     calls: Keyed<ArgsStream<T>>,
 }
 
@@ -521,6 +586,7 @@ impl<T: ToolArgs> ArgsSession<T> {
     pub fn new(options: crate::normalizer::Options) -> Self {
         ArgsSession {
             options,
+            record_events: true,
             calls: Keyed::default(),
         }
     }
@@ -528,9 +594,38 @@ impl<T: ToolArgs> ArgsSession<T> {
     /// Applies one delta; returns the call it touched once its arguments
     /// began.
     pub fn apply(&mut self, delta: &CallDelta) -> Option<&mut ArgsStream<T>> {
-        let options = self.options;
+        self.apply_to(delta, None)
+    }
+
+    /// [`ArgsSession::apply`], handing the events of the touched call to
+    /// `on_event` as they happen, lent rather than copied (see
+    /// [`ArgsStream::push_with`]); the call is `delta.index()`.
+    pub fn apply_with(
+        &mut self,
+        delta: &CallDelta,
+        mut on_event: impl FnMut(EventRef<'_>),
+    ) -> Option<&mut ArgsStream<T>> {
+        self.apply_to(delta, Some(&mut on_event))
+    }
+
+    /// The session's calls record no events (see
+    /// [`ArgsStream::without_events`]): for a host that only wants the
+    /// early rejections and the results, or takes the events through
+    /// [`ArgsSession::apply_with`]. Call before the first delta.
+    #[must_use]
+    pub fn without_events(mut self) -> Self {
+        self.record_events = false;
+        self
+    }
+
+    fn apply_to(
+        &mut self,
+        delta: &CallDelta,
+        on_event: Option<OnEvent<'_>>,
+    ) -> Option<&mut ArgsStream<T>> {
+        let (options, record) = (self.options, self.record_events);
         self.calls
-            .apply(delta, |_, _| ArgsStream::with_options(options))
+            .apply(delta, |_, _| open_args(options, record), on_event)
     }
 
     /// The call at `index`, once its arguments began.
@@ -570,12 +665,25 @@ impl<T: ToolArgs> ArgsSession<T> {
     /// Exactly [`ToolArgs::from_model_with`] on the whole arguments text of
     /// the call at `index` (`None` for an index never seen).
     pub fn finish(&mut self, index: u64) -> Option<Result<Parsed<T>, ArgsError>> {
-        let options = self.options;
+        let (options, record) = (self.options, self.record_events);
         let entry = self.calls.entries.iter_mut().find(|e| e.index == index)?;
         let stream = entry
             .stream
-            .get_or_insert_with(|| ArgsStream::with_options(options));
+            .get_or_insert_with(|| open_args(options, record));
         Some(stream.finish())
+    }
+}
+
+/// An [`ArgsSession`]'s call, recording events or not.
+fn open_args<T: ToolArgs>(
+    options: crate::normalizer::Options,
+    record_events: bool,
+) -> ArgsStream<T> {
+    let call = ArgsStream::with_options(options);
+    if record_events {
+        call
+    } else {
+        call.without_events()
     }
 }
 
