@@ -35,6 +35,25 @@ impl Built {
         }
     }
 
+    /// A copy of the members so far, the container at `depth` (members
+    /// nest as deep as the text: copied level by level, see
+    /// [`crate::deep::clone_value`]).
+    pub(super) fn copy(&self, depth: usize) -> Built {
+        match self {
+            Built::Object(map) => Built::Object(
+                map.iter()
+                    .map(|(key, member)| (key.clone(), crate::deep::clone_value(member, depth + 1)))
+                    .collect(),
+            ),
+            Built::Array(items) => Built::Array(
+                items
+                    .iter()
+                    .map(|item| crate::deep::clone_value(item, depth + 1))
+                    .collect(),
+            ),
+        }
+    }
+
     pub(super) fn into_value(self) -> Value {
         match self {
             Built::Object(map) => Value::Object(map),

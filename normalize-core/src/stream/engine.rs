@@ -216,6 +216,8 @@ pub(crate) struct Core<'s> {
     /// it refuses, or a key its `Value` reads specially, clears it; the
     /// end then parses the text).
     intact: bool,
+    /// The most containers open at once so far.
+    deepest: usize,
 }
 
 /// The events recorded since the host last asked.
@@ -269,6 +271,7 @@ impl<'s> Engine<'s> {
                 suspect: false,
                 parsed: None,
                 intact: true,
+                deepest: 0,
             },
             overflowed: false,
             skipped: false,
@@ -415,6 +418,16 @@ impl<'s> Engine<'s> {
     pub(crate) fn snapshot(&self) -> Option<Snapshot> {
         self.core.snapshot(&self.lexer)
     }
+
+    /// The snapshot both ways: from the values built, and from the text
+    /// (`None` for the first where it is not built).
+    #[cfg(test)]
+    pub(crate) fn snapshots(&self) -> (Option<Option<Snapshot>>, Option<Snapshot>) {
+        let core = &self.core;
+        let built = (!core.frames.is_empty() && core.intact && core.deepest < SNAPSHOT_DEPTH)
+            .then(|| core.snapshot_of_built(&self.lexer));
+        (built, core.snapshot_of_text(&self.lexer))
+    }
 }
 
 impl<'s> Core<'s> {
@@ -517,6 +530,7 @@ impl<'s> Core<'s> {
 
     fn open_container(&mut self, at: usize, object: bool) {
         let depth = self.frames.len() + 1;
+        self.deepest = self.deepest.max(depth);
         if depth > self.options.max_depth {
             self.settle(Finding::TooDeep {
                 found: depth,
@@ -843,7 +857,44 @@ impl<'s> Core<'s> {
         }
     }
 
+    /// The snapshot, from the values built so far: the open containers'
+    /// complete members, copied, with the string being received. The text
+    /// is parsed instead where the built values are not `serde_json`'s, or
+    /// the snapshot could nest deeper than `serde_json` parses (it then
+    /// has none), so both ways give the same snapshot.
     fn snapshot(&self, lexer: &Lexer) -> Option<Snapshot> {
+        if self.frames.is_empty() || !self.intact || self.deepest >= SNAPSHOT_DEPTH {
+            return self.snapshot_of_text(lexer);
+        }
+        self.snapshot_of_built(lexer)
+    }
+
+    fn snapshot_of_built(&self, lexer: &Lexer) -> Option<Snapshot> {
+        let text = lexer.text();
+        let (mut value, open) = match lexer.open_string() {
+            Some((start, false)) if lexer.broken().is_none() => {
+                let mut token = text[start..safe_end(text, start)].to_vec();
+                token.push(b'"');
+                let string = serde_json::from_slice::<String>(&token).ok()?;
+                (Some(Value::String(string)), self.open_locations(true))
+            }
+            _ => (None, self.open_locations(false)),
+        };
+        for (depth, frame) in self.frames.iter().enumerate().rev() {
+            let mut container = frame.built.copy(depth);
+            if let Some(member) = value {
+                container.place(&mut frame.key.clone(), member);
+            }
+            value = Some(container.into_value());
+        }
+        Some(Snapshot {
+            value: value?,
+            open,
+        })
+    }
+
+    /// The snapshot, parsed from the text so far (closed where it stands).
+    fn snapshot_of_text(&self, lexer: &Lexer) -> Option<Snapshot> {
         let text = lexer.text();
         let mut open = Vec::new();
         let mut out: Vec<u8>;
@@ -942,6 +993,10 @@ fn normalize(
     let mut repairer = Repairer::new(options, &mut report);
     repairer.walk(plan, loc, value, &Path::ROOT, depth)
 }
+
+/// Nesting from which a snapshot is parsed from the text: `serde_json`
+/// parses no deeper, and a host drops the snapshot's value recursively.
+const SNAPSHOT_DEPTH: usize = 128;
 
 /// The end of the longest prefix of an open string (starting with its quote
 /// at `start`) that holds only complete characters and escapes.

@@ -187,6 +187,69 @@ proptest! {
     }
 }
 
+/// Feeds `text` one byte at a time, comparing after each byte the
+/// snapshot made from the built values with the one parsed from the text;
+/// returns how many snapshots were made from built values.
+fn compare_snapshots(text: &[u8]) -> Result<usize, String> {
+    let checks = Checks {
+        sites: None,
+        plan: None,
+        validator: None,
+    };
+    let mut engine = Engine::new(checks, Options::default(), false);
+    let mut built = 0;
+    for (at, byte) in text.iter().enumerate() {
+        engine.push(Fragment::Bytes(std::slice::from_ref(byte)));
+        let (from_built, from_text) = engine.snapshots();
+        let Some(from_built) = from_built else {
+            continue;
+        };
+        built += 1;
+        let same = match (&from_built, &from_text) {
+            (Some(a), Some(b)) => ordered(&a.value) == ordered(&b.value) && a.open == b.open,
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            return Err(format!(
+                "after {} bytes of {:?}: built {from_built:?}, text {from_text:?}",
+                at + 1,
+                String::from_utf8_lossy(text)
+            ));
+        }
+    }
+    Ok(built)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn a_snapshot_from_the_built_values_is_the_texts(
+        text in json_text(),
+        cut in any::<usize>(),
+        tail in r#"[\\\]}"a,:1 ]{0,3}"#,
+    ) {
+        // Whole texts, and a prefix followed by bytes that may break it.
+        let text = text.into_bytes();
+        prop_assert!(compare_snapshots(&text).is_ok(), "{:?}", compare_snapshots(&text));
+        let mut cut_text = text[..cut % (text.len() + 1)].to_vec();
+        cut_text.extend_from_slice(tail.as_bytes());
+        prop_assert!(compare_snapshots(&cut_text).is_ok(), "{:?}", compare_snapshots(&cut_text));
+    }
+}
+
+#[test]
+fn snapshots_agree_at_the_nesting_serde_json_parses() {
+    for depth in [1, 2, 126, 127, 128, 129, 200] {
+        let text = format!("{}\"x\", {{\"a\": [1, \"y", "[".repeat(depth));
+        // Up to 127 open containers the snapshot is made from the built
+        // values, and must be the one the text parses to.
+        let built = compare_snapshots(text.as_bytes()).unwrap();
+        assert!(built >= (depth + 2).min(127), "{depth}: {built}");
+    }
+}
+
 #[test]
 fn texts_serde_json_refuses_build_nothing() {
     for text in [
