@@ -158,8 +158,9 @@ impl std::fmt::Debug for Location<'_> {
 /// the string being received shown up to its last complete character, and
 /// the containers and string still open.
 ///
-/// Built on demand from the text so far (O(its size)), so a host that shows
-/// a snapshot now and then does not pay for one per fragment.
+/// Made on demand, a copy of the values the stream has built so far
+/// (O(their size)), so a host that shows a snapshot now and then does not
+/// pay for one per fragment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
     /// The value so far: open containers closed after their last complete
