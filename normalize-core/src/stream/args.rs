@@ -23,7 +23,8 @@ use std::sync::{OnceLock, PoisonError, RwLock};
 /// The README's "Streaming" section shows it with a derived type.
 #[derive(Debug)]
 pub struct ArgsStream<T: ToolArgs> {
-    engine: Engine<'static>,
+    /// Fed by [`ArgsStream`]'s methods, or by a session's.
+    pub(super) engine: Engine<'static>,
     _args: PhantomData<fn() -> T>,
 }
 

@@ -290,8 +290,9 @@ impl<'s> Engine<'s> {
         self.push_to(fragment, Some(on_event));
     }
 
+    /// Reads the next fragment, handing events to `on_event` if there is one.
     #[inline]
-    fn push_to(&mut self, fragment: Fragment<'_>, on_event: Option<OnEvent<'_>>) {
+    pub(crate) fn push_to(&mut self, fragment: Fragment<'_>, on_event: Option<OnEvent<'_>>) {
         let core = &mut self.core;
         core.received += match fragment {
             Fragment::Str(text) => text.len(),
@@ -331,7 +332,9 @@ impl<'s> Engine<'s> {
         self.finish_to(Some(on_event));
     }
 
-    fn finish_to(&mut self, on_event: Option<OnEvent<'_>>) {
+    /// The text is complete, the event of a number standing alone as the
+    /// whole text handed to `on_event` if there is one.
+    pub(crate) fn finish_to(&mut self, on_event: Option<OnEvent<'_>>) {
         if self.finished {
             return;
         }
@@ -424,7 +427,8 @@ impl<'s> Engine<'s> {
     #[cfg(test)]
     pub(crate) fn snapshots(&self) -> (Option<Option<Snapshot>>, Option<Snapshot>) {
         let core = &self.core;
-        let built = (!core.frames.is_empty() && core.intact && core.deepest < SNAPSHOT_DEPTH)
+        let built = core
+            .snapshot_is_built()
             .then(|| core.snapshot_of_built(&self.lexer));
         (built, core.snapshot_of_text(&self.lexer))
     }
@@ -863,10 +867,15 @@ impl<'s> Core<'s> {
     /// the snapshot could nest deeper than `serde_json` parses (it then
     /// has none), so both ways give the same snapshot.
     fn snapshot(&self, lexer: &Lexer) -> Option<Snapshot> {
-        if self.frames.is_empty() || !self.intact || self.deepest >= SNAPSHOT_DEPTH {
-            return self.snapshot_of_text(lexer);
+        if self.snapshot_is_built() {
+            self.snapshot_of_built(lexer)
+        } else {
+            self.snapshot_of_text(lexer)
         }
-        self.snapshot_of_built(lexer)
+    }
+
+    fn snapshot_is_built(&self) -> bool {
+        !self.frames.is_empty() && self.intact && self.deepest < SNAPSHOT_DEPTH
     }
 
     fn snapshot_of_built(&self, lexer: &Lexer) -> Option<Snapshot> {

@@ -433,31 +433,19 @@ impl<S: Fed> Keyed<S> {
 
 impl<C: ?Sized> Fed for ToolCallStream<'_, '_, C> {
     fn feed(&mut self, fragment: &str, on_event: Option<OnEvent<'_>>) {
-        match on_event {
-            Some(on_event) => self.push_with(fragment, on_event),
-            None => self.push(fragment),
-        }
+        self.engine.push_to(Fragment::Str(fragment), on_event);
     }
     fn end(&mut self, on_event: Option<OnEvent<'_>>) {
-        match on_event {
-            Some(on_event) => self.end_with(on_event),
-            None => ToolCallStream::end(self),
-        }
+        self.engine.finish_to(on_event);
     }
 }
 
 impl<T: ToolArgs> Fed for ArgsStream<T> {
     fn feed(&mut self, fragment: &str, on_event: Option<OnEvent<'_>>) {
-        match on_event {
-            Some(on_event) => self.push_with(fragment, on_event),
-            None => self.push(fragment),
-        }
+        self.engine.push_to(Fragment::Str(fragment), on_event);
     }
     fn end(&mut self, on_event: Option<OnEvent<'_>>) {
-        match on_event {
-            Some(on_event) => self.end_with(on_event),
-            None => ArgsStream::end(self),
-        }
+        self.engine.finish_to(on_event);
     }
 }
 
