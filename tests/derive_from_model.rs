@@ -174,6 +174,14 @@ fn deserialization_failures_after_validation_have_a_pointer() {
         other => panic!("expected Deserialize, got {other:?}"),
     }
     assert_eq!(Picky::from_model(r#"{"n": 4}"#).unwrap().value.n, 4);
+    // The same from a value, and from text whose value is normalized first
+    // (a `\u` escape makes the scan call for it).
+    let from_text = Picky::from_model(r#"{"n": 3}"#).unwrap_err();
+    assert_eq!(Picky::from_model(json!({"n": 3})).unwrap_err(), from_text);
+    assert_eq!(
+        Picky::from_model("{\"\\u006e\": 3}").unwrap_err(),
+        from_text
+    );
 }
 
 #[test]

@@ -341,3 +341,49 @@ fn a_string_at_the_root_is_shown_open_and_decoded_when_complete() {
     );
     assert_eq!(call.finish(), Search::from_model(text.as_str()));
 }
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+struct Even {
+    label: String,
+    #[serde(deserialize_with = "even")]
+    n: u32,
+}
+
+fn even<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    let n = <u32 as Deserialize>::deserialize(deserializer)?;
+    if n % 2 == 0 {
+        Ok(n)
+    } else {
+        Err(serde::de::Error::custom(format!("{n} is odd")))
+    }
+}
+
+#[test]
+fn a_value_the_type_refuses_after_validation_is_refused_where_the_whole_text_says() {
+    for text in [
+        r#"{"label": "a &amp; b", "n": 3}"#,
+        r#"{"label": "plain", "n": 3}"#,
+        r#"{"label": "plain", "n": 4}"#,
+    ] {
+        let whole = Even::from_model(text);
+        for bytes in [false, true] {
+            let mut call = ArgsStream::<Even>::new();
+            for (at, character) in text.char_indices() {
+                let piece = &text[at..at + character.len_utf8()];
+                if bytes {
+                    call.push_bytes(piece.as_bytes());
+                } else {
+                    call.push(piece);
+                }
+            }
+            assert_eq!(call.finish(), whole, "{text}");
+        }
+    }
+    match Even::from_model(r#"{"label": "x", "n": 3}"#).unwrap_err() {
+        ArgsError::Deserialize { pointer, message } => {
+            assert_eq!(pointer, "/n");
+            assert!(message.contains("3 is odd"), "{message}");
+        }
+        other => panic!("expected Deserialize, got {other:?}"),
+    }
+}

@@ -78,20 +78,13 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
         raw: impl Into<RawArgs<'a>>,
         options: &Options,
     ) -> Result<Parsed<Self>, ArgsError> {
-        let (value, may_need_repair) = match raw.into() {
+        match raw.into() {
             RawArgs::Text(text) => {
-                options.check_size(text.len()).map_err(ArgsError::Limit)?;
-                if crate::call::is_json_whitespace(text) {
-                    // No arguments, as in every call format (`crate::call`).
-                    (Value::Object(serde_json::Map::new()), false)
-                } else {
-                    let (value, facts) = parse(text, options.max_depth)?;
-                    (value, facts.may_need_repair)
-                }
+                let (value, may_need_repair) = text_value(text, options)?;
+                check_parsed(value, may_need_repair, options, Some(text.as_bytes()))
             }
-            RawArgs::Value(value) => (value, true),
-        };
-        check_parsed(value, may_need_repair, options)
+            RawArgs::Value(value) => check_parsed(value, true, options, None),
+        }
     }
 
     /// Applies this type's annotations (aliases, verbatim marks, `open`) to
@@ -187,6 +180,18 @@ fn serialize_display<S: serde::Serializer>(
     serializer.collect_str(error)
 }
 
+/// The arguments' value from their text, and whether normalizing it could
+/// change anything.
+fn text_value(text: &str, options: &Options) -> Result<(Value, bool), ArgsError> {
+    options.check_size(text.len()).map_err(ArgsError::Limit)?;
+    if crate::call::is_json_whitespace(text) {
+        // No arguments, as in every call format (`crate::call`).
+        return Ok((Value::Object(serde_json::Map::new()), false));
+    }
+    let (value, facts) = parse(text, options.max_depth)?;
+    Ok((value, facts.may_need_repair))
+}
+
 fn parse(text: &str, max_depth: usize) -> Result<(Value, json_text::TextFacts), ArgsError> {
     json_text::from_str_inspected(text, max_depth).map_err(|error| match error {
         JsonTextError::TooDeep { limit, .. } => ArgsError::Limit(NormalizeError::TooDeep {
@@ -214,11 +219,12 @@ pub(crate) fn syntax_message(error: &serde_json::Error) -> String {
 /// What [`ToolArgs::from_model_with`] does once the arguments are parsed:
 /// normalize, validate, deserialize. A streamed call that parsed its text as
 /// it arrived ends here too, so its result is the whole text's by
-/// construction.
+/// construction. `text` is what `value` was parsed from, when it was.
 pub(crate) fn check_parsed<T: ToolArgs>(
     mut value: Value,
     may_need_repair: bool,
     options: &Options,
+    text: Option<&[u8]>,
 ) -> Result<Parsed<T>, ArgsError> {
     // The scan that bounded the nesting also proved, for most clean text,
     // that no repair can apply: then normalizing is skipped.
@@ -230,8 +236,36 @@ pub(crate) fn check_parsed<T: ToolArgs>(
     T::validator()
         .validate(&value)
         .map_err(ArgsError::Invalid)?;
-    let value = deserialize(value)?;
+    let value = match text {
+        // Read from the owned value, `T` takes its strings instead of
+        // copying them. Where `T` refuses it, the value is gone: it is
+        // derived from the text again (the same steps give the same value)
+        // and read the borrowed way, which says where.
+        Some(text) => match T::deserialize(value) {
+            Ok(args) => args,
+            Err(error) => match value_again::<T>(text, options) {
+                Some(again) => deserialize(again)?,
+                None => {
+                    return Err(ArgsError::Deserialize {
+                        pointer: String::new(),
+                        message: error.to_string(),
+                    });
+                }
+            },
+        },
+        None => deserialize(value)?,
+    };
     Ok(Parsed { value, report })
+}
+
+/// The normalized value [`check_parsed`] was given, from its text.
+fn value_again<T: ToolArgs>(text: &[u8], options: &Options) -> Option<Value> {
+    let text = std::str::from_utf8(text).ok()?;
+    let (mut value, may_need_repair) = text_value(text, options).ok()?;
+    if may_need_repair {
+        T::normalize(&mut value, options).ok()?;
+    }
+    Some(value)
 }
 
 fn deserialize<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ArgsError> {

@@ -155,7 +155,12 @@ impl<T: ToolArgs> ArgsStream<T> {
         if let Some((value, may_need_repair)) = self.engine.take_parsed() {
             // Parsed as it arrived, into exactly the text's value: the rest
             // of `from_model_with`.
-            return crate::tool_args::check_parsed(value, may_need_repair, &options);
+            let text = match self.engine.text() {
+                Ok(Ok(text)) => Some(text.as_bytes()),
+                Ok(Err(bytes)) => Some(bytes),
+                Err(_) => None,
+            };
+            return crate::tool_args::check_parsed(value, may_need_repair, &options, text);
         }
         match self.engine.text() {
             Err(bytes) => Err(ArgsError::Limit(NormalizeError::TooLarge {
