@@ -86,6 +86,8 @@ pub(crate) struct Frame {
     /// are known for each).
     checked: bool,
     bound: Option<Bound>,
+    /// Where its opening bracket is.
+    start: usize,
     /// End of the last complete member (or just past the bracket).
     resume: usize,
     /// The location cannot hold this shape: the container is reported
@@ -137,8 +139,9 @@ impl Sink for Reader<'_, '_, '_> {
         self.core.read_scalar(token, lend(&mut self.on_event));
     }
 
-    fn close(&mut self, at: usize) {
-        self.core.close_container(at, lend(&mut self.on_event));
+    fn close(&mut self, at: usize, whole: Option<&str>) {
+        self.core
+            .close_container(at, whole, lend(&mut self.on_event));
     }
 }
 
@@ -581,6 +584,7 @@ impl<'s> Core<'s> {
             settled,
             checked,
             bound,
+            start: at,
             resume: at + 1,
             refused,
             built: Built::new(object),
@@ -731,7 +735,9 @@ impl<'s> Core<'s> {
         }
     }
 
-    fn close_container(&mut self, at: usize, on_event: Option<OnEvent<'_>>) {
+    /// Closes the innermost container at byte `at` of the text so far
+    /// (`whole`, when every fragment came as text).
+    fn close_container(&mut self, at: usize, whole: Option<&str>, on_event: Option<OnEvent<'_>>) {
         let Some(frame) = self.frames.pop() else {
             return;
         };
@@ -780,20 +786,35 @@ impl<'s> Core<'s> {
             } else if let (Some(plan), true) = (self.checks.plan, self.intact) {
                 // Members were not placed one by one: the whole value,
                 // normalized against its location with the real value bound.
-                let mut copy = crate::deep::clone_value(&value, depth);
-                if normalize(plan, loc, &mut copy, depth, &self.options).is_ok() {
+                // A text the whole-text entry points would skip normalizing
+                // (`json_text::inspect`) is its own normal form here too.
+                let plain = whole
+                    .and_then(|text| text.get(frame.start..=at))
+                    .is_some_and(|text| !crate::json_text::inspect(text).may_need_repair);
+                let normalized = if plain {
+                    Some(std::borrow::Cow::Borrowed(&value))
+                } else {
+                    let mut copy = crate::deep::clone_value(&value, depth);
+                    normalize(plan, loc, &mut copy, depth, &self.options)
+                        .is_ok()
+                        .then_some(std::borrow::Cow::Owned(copy))
+                };
+                if let Some(normalized) = normalized {
                     if let Some(on_event) = on_event {
                         let location = Location::new(&self.frames);
                         on_event(EventRef::Whole {
                             location,
-                            value: &copy,
+                            value: &normalized,
                         });
                     }
                     if let Some(location) = frame.location {
-                        self.events.push(Event::Whole {
-                            location,
-                            value: copy,
-                        });
+                        let value = match normalized {
+                            std::borrow::Cow::Borrowed(value) => {
+                                crate::deep::clone_value(value, depth)
+                            }
+                            std::borrow::Cow::Owned(value) => value,
+                        };
+                        self.events.push(Event::Whole { location, value });
                     }
                 }
             }

@@ -16,8 +16,9 @@ pub(crate) trait Sink {
     fn key(&mut self, token: Token<'_>);
     /// A scalar value complete (its JSON text).
     fn scalar(&mut self, token: Token<'_>);
-    /// `}` or `]` at byte `at`, closing the innermost container.
-    fn close(&mut self, at: usize);
+    /// `}` or `]` at byte `at` of the text so far (`whole`, when every
+    /// fragment came as text), closing the innermost container.
+    fn close(&mut self, at: usize, whole: Option<&str>);
 }
 
 /// A complete key or scalar: `text[start..end]`.
@@ -384,7 +385,7 @@ impl Lexer {
                 State::Value | State::ValueOrClose => {
                     if byte == b']' && state == State::ValueOrClose {
                         self.open.pop();
-                        sink.close(i);
+                        sink.close(i, whole);
                         State::After
                     } else {
                         self.token = i;
@@ -427,7 +428,7 @@ impl Lexer {
                     }
                     b'}' if state == State::KeyOrClose => {
                         self.open.pop();
-                        sink.close(i);
+                        sink.close(i, whole);
                         State::After
                     }
                     _ => State::Broken { at: i },
@@ -441,7 +442,7 @@ impl Lexer {
                     (b',', Some(false)) => State::Value,
                     (b'}', Some(true)) | (b']', Some(false)) => {
                         self.open.pop();
-                        sink.close(i);
+                        sink.close(i, whole);
                         State::After
                     }
                     _ => State::Broken { at: i },
@@ -540,7 +541,7 @@ mod tests {
             self.0
                 .push(format!("scalar {}", String::from_utf8_lossy(token.bytes())));
         }
-        fn close(&mut self, at: usize) {
+        fn close(&mut self, at: usize, _whole: Option<&str>) {
             self.0.push(format!("close {at}"));
         }
     }
