@@ -458,25 +458,19 @@ impl Lexer {
     }
 }
 
-/// From this many bytes on, the vector searches (a quote or backslash, then
-/// a control character before it) beat one pass over words; fragments are
-/// usually shorter.
-const LONG: usize = 64;
-
 /// The first byte of `rest` that ends plain string content: `"`, `\\`, or
 /// a control character (below U+0020).
 #[inline]
 fn find_special(rest: &[u8]) -> Option<usize> {
-    if rest.len() >= LONG {
-        let end = memchr::memchr2(b'"', b'\\', rest);
-        let plain = &rest[..end.unwrap_or(rest.len())];
-        // The common answer is "none": checked without an early exit,
-        // which the compiler turns into wide comparisons.
-        if plain.iter().fold(0u8, |seen, &b| seen | u8::from(b < 0x20)) == 0 {
-            return end;
-        }
-        return plain.iter().position(|&b| b < 0x20);
+    if rest.len() >= HEAD + LONG {
+        return find_special_long(rest);
     }
+    find_special_in_words(rest)
+}
+
+/// [`find_special`], a word at a time.
+#[inline]
+fn find_special_in_words(rest: &[u8]) -> Option<usize> {
     let mut chunks = rest.chunks_exact(8);
     let mut at = 0;
     for chunk in chunks.by_ref() {
@@ -492,6 +486,35 @@ fn find_special(rest: &[u8]) -> Option<usize> {
         .iter()
         .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
         .map(|k| at + k)
+}
+
+/// Bytes read a word at a time before the vector searches take over: most
+/// strings end within them, and the searches cost more to set up.
+const HEAD: usize = 32;
+
+/// From this many bytes past the head on, the vector searches (a quote or
+/// backslash, then a control character before it) beat one pass over
+/// words.
+const LONG: usize = 64;
+
+/// [`find_special`] on a long `rest`: the head by words, the rest by the
+/// vector searches.
+#[inline(never)]
+fn find_special_long(rest: &[u8]) -> Option<usize> {
+    if let Some(k) = find_special_in_words(&rest[..HEAD]) {
+        return Some(k);
+    }
+    let tail = &rest[HEAD..];
+    let end = memchr::memchr2(b'"', b'\\', tail);
+    let plain = &tail[..end.unwrap_or(tail.len())];
+    // The common answer is "none": checked without an early exit, which the
+    // compiler turns into wide comparisons.
+    let found = if plain.iter().fold(0u8, |seen, &b| seen | u8::from(b < 0x20)) == 0 {
+        end
+    } else {
+        plain.iter().position(|&b| b < 0x20)
+    };
+    found.map(|k| HEAD + k)
 }
 
 /// The high bit of each byte of `word` set where that byte is `"`, `\\` or
@@ -591,8 +614,11 @@ mod tests {
     #[test]
     fn finds_the_first_byte_that_ends_plain_string_content() {
         // Every position and every kind of special byte, in words, in the
-        // remainder and past the vector threshold, against a plain scan.
-        for len in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130] {
+        // remainder, in the head read by words and past it, against a plain
+        // scan.
+        for len in [
+            0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 130, 300,
+        ] {
             for at in 0..=len {
                 for special in [b'"', b'\\', 0x00, 0x1F, b'\n'] {
                     let mut bytes: Vec<u8> = (0..len).map(|i| b' ' + (i % 90) as u8).collect();
