@@ -113,7 +113,6 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
         Session {
             streams: self,
             format,
-            record_events: true,
             calls: Keyed::default(),
         }
     }
@@ -353,21 +352,25 @@ struct Entry<S> {
 #[derive(Debug)]
 struct Keyed<S> {
     entries: Vec<Entry<S>>,
+    /// Whether the calls' streams record events.
+    record_events: bool,
 }
 
 impl<S> Default for Keyed<S> {
     fn default() -> Self {
         Keyed {
             entries: Vec::new(),
+            record_events: true,
         }
     }
 }
 
 /// What a session needs of a call's stream: a fragment or the end, with
 /// the events lent to `on_event` when there is one.
-trait Fed {
+trait Fed: Sized {
     fn feed(&mut self, fragment: &str, on_event: Option<OnEvent<'_>>);
     fn end(&mut self, on_event: Option<OnEvent<'_>>);
+    fn without_events(self) -> Self;
 }
 
 impl<S: Fed> Keyed<S> {
@@ -403,6 +406,7 @@ impl<S: Fed> Keyed<S> {
             CallDelta::Arguments { fragment, .. } => (None, None, Some(fragment.as_str()), false),
             CallDelta::End { .. } => (None, None, None, true),
         };
+        let record_events = self.record_events;
         let entry = self.entry(delta.index());
         if id.is_some() {
             entry.id = id;
@@ -415,7 +419,10 @@ impl<S: Fed> Keyed<S> {
             }
         }
         if (fragment.is_some() || end) && entry.stream.is_none() {
-            entry.stream = Some(start(entry.id.clone(), &entry.name));
+            entry.stream = Some(with_recording(
+                start(entry.id.clone(), &entry.name),
+                record_events,
+            ));
         }
         let stream = entry.stream.as_mut()?;
         if let Some(fragment) = fragment {
@@ -429,6 +436,29 @@ impl<S: Fed> Keyed<S> {
         }
         Some(stream)
     }
+
+    /// The stream of the call at `index`, opened now if its arguments
+    /// never began (`None` for an index never seen).
+    fn opened(
+        &mut self,
+        index: u64,
+        start: impl FnOnce(Option<String>, &str) -> S,
+    ) -> Option<&mut S> {
+        let record_events = self.record_events;
+        let entry = self.entries.iter_mut().find(|e| e.index == index)?;
+        Some(entry.stream.get_or_insert_with(|| {
+            with_recording(start(entry.id.clone(), &entry.name), record_events)
+        }))
+    }
+}
+
+/// A call's stream as its session opens it.
+fn with_recording<S: Fed>(stream: S, record_events: bool) -> S {
+    if record_events {
+        stream
+    } else {
+        stream.without_events()
+    }
 }
 
 impl<C: ?Sized> Fed for ToolCallStream<'_, '_, C> {
@@ -437,6 +467,9 @@ impl<C: ?Sized> Fed for ToolCallStream<'_, '_, C> {
     }
     fn end(&mut self, on_event: Option<OnEvent<'_>>) {
         self.engine.finish_to(on_event);
+    }
+    fn without_events(self) -> Self {
+        ToolCallStream::without_events(self)
     }
 }
 
@@ -447,6 +480,9 @@ impl<T: ToolArgs> Fed for ArgsStream<T> {
     fn end(&mut self, on_event: Option<OnEvent<'_>>) {
         self.engine.finish_to(on_event);
     }
+    fn without_events(self) -> Self {
+        ArgsStream::without_events(self)
+    }
 }
 
 /// The tool calls of one streamed response, by the provider's index,
@@ -455,8 +491,6 @@ impl<T: ToolArgs> Fed for ArgsStream<T> {
 pub struct Session<'s, 't, C: ?Sized = ()> {
     streams: &'s ToolStreams<'t, C>,
     format: WireFormat,
-    /// Whether the calls' streams record events.
-    record_events: bool,
     calls: Keyed<ToolCallStream<'s, 't, C>>,
 }
 
@@ -493,7 +527,7 @@ impl<'s, 't, C: ?Sized> Session<'s, 't, C> {
     /// [`Session::apply_with`]. Call before the first delta.
     #[must_use]
     pub fn without_events(mut self) -> Self {
-        self.record_events = false;
+        self.calls.record_events = false;
         self
     }
 
@@ -502,12 +536,9 @@ impl<'s, 't, C: ?Sized> Session<'s, 't, C> {
         delta: &CallDelta,
         on_event: Option<OnEvent<'_>>,
     ) -> Option<&mut ToolCallStream<'s, 't, C>> {
-        let (streams, format, record) = (self.streams, self.format, self.record_events);
-        self.calls.apply(
-            delta,
-            |id, name| open_call(streams, id, name, format, record),
-            on_event,
-        )
+        let (streams, format) = (self.streams, self.format);
+        self.calls
+            .apply(delta, |id, name| streams.call(id, name, format), on_event)
     }
 
     /// The call at `index`, once its arguments began.
@@ -528,28 +559,11 @@ impl<'s, 't, C: ?Sized> Session<'s, 't, C> {
     /// Exactly [`Toolbox::check`] on the call at `index` with its whole
     /// text (`None` for an index never seen).
     pub fn finish(&mut self, index: u64, context: &C) -> Option<Result<Checked<'t>, CallError>> {
-        let (streams, format, record) = (self.streams, self.format, self.record_events);
-        let entry = self.calls.entries.iter_mut().find(|e| e.index == index)?;
-        let stream = entry.stream.get_or_insert_with(|| {
-            open_call(streams, entry.id.clone(), &entry.name, format, record)
-        });
+        let (streams, format) = (self.streams, self.format);
+        let stream = self
+            .calls
+            .opened(index, |id, name| streams.call(id, name, format))?;
         Some(stream.finish(context))
-    }
-}
-
-/// A session's call to `name`, recording events or not.
-fn open_call<'s, 't, C: ?Sized>(
-    streams: &'s ToolStreams<'t, C>,
-    id: Option<String>,
-    name: &str,
-    format: WireFormat,
-    record_events: bool,
-) -> ToolCallStream<'s, 't, C> {
-    let call = streams.call(id, name, format);
-    if record_events {
-        call
-    } else {
-        call.without_events()
     }
 }
 
@@ -558,8 +572,6 @@ fn open_call<'s, 't, C: ?Sized>(
 #[derive(Debug)]
 pub struct ArgsSession<T: ToolArgs> {
     options: crate::normalizer::Options,
-    /// Whether the calls' streams record events.
-    record_events: bool,
     calls: Keyed<ArgsStream<T>>,
 }
 
@@ -574,7 +586,6 @@ impl<T: ToolArgs> ArgsSession<T> {
     pub fn new(options: crate::normalizer::Options) -> Self {
         ArgsSession {
             options,
-            record_events: true,
             calls: Keyed::default(),
         }
     }
@@ -602,7 +613,7 @@ impl<T: ToolArgs> ArgsSession<T> {
     /// [`ArgsSession::apply_with`]. Call before the first delta.
     #[must_use]
     pub fn without_events(mut self) -> Self {
-        self.record_events = false;
+        self.calls.record_events = false;
         self
     }
 
@@ -611,9 +622,9 @@ impl<T: ToolArgs> ArgsSession<T> {
         delta: &CallDelta,
         on_event: Option<OnEvent<'_>>,
     ) -> Option<&mut ArgsStream<T>> {
-        let (options, record) = (self.options, self.record_events);
+        let options = self.options;
         self.calls
-            .apply(delta, |_, _| open_args(options, record), on_event)
+            .apply(delta, |_, _| ArgsStream::with_options(options), on_event)
     }
 
     /// The call at `index`, once its arguments began.
@@ -653,25 +664,11 @@ impl<T: ToolArgs> ArgsSession<T> {
     /// Exactly [`ToolArgs::from_model_with`] on the whole arguments text of
     /// the call at `index` (`None` for an index never seen).
     pub fn finish(&mut self, index: u64) -> Option<Result<Parsed<T>, ArgsError>> {
-        let (options, record) = (self.options, self.record_events);
-        let entry = self.calls.entries.iter_mut().find(|e| e.index == index)?;
-        let stream = entry
-            .stream
-            .get_or_insert_with(|| open_args(options, record));
+        let options = self.options;
+        let stream = self
+            .calls
+            .opened(index, |_, _| ArgsStream::with_options(options))?;
         Some(stream.finish())
-    }
-}
-
-/// An [`ArgsSession`]'s call, recording events or not.
-fn open_args<T: ToolArgs>(
-    options: crate::normalizer::Options,
-    record_events: bool,
-) -> ArgsStream<T> {
-    let call = ArgsStream::with_options(options);
-    if record_events {
-        call
-    } else {
-        call.without_events()
     }
 }
 
