@@ -296,11 +296,24 @@ impl<'s> Engine<'s> {
     /// Reads the next fragment, handing events to `on_event` if there is one.
     #[inline]
     pub(crate) fn push_to(&mut self, fragment: Fragment<'_>, on_event: Option<OnEvent<'_>>) {
+        // Most fragments fall inside a string and end nothing: read here,
+        // without a call into the state machine (and its register saves).
         let core = &mut self.core;
-        core.received += match fragment {
-            Fragment::Str(text) => text.len(),
-            Fragment::Bytes(bytes) => bytes.len(),
-        };
+        let received = core.received.saturating_add(fragment.len());
+        if !self.overflowed
+            && received <= core.options.max_bytes
+            && core.certain.is_none()
+            && self.lexer.extend_string(fragment)
+        {
+            core.received = received;
+            return;
+        }
+        self.push_slow(fragment, on_event);
+    }
+
+    fn push_slow(&mut self, fragment: Fragment<'_>, on_event: Option<OnEvent<'_>>) {
+        let core = &mut self.core;
+        core.received = core.received.saturating_add(fragment.len());
         if self.overflowed {
             return;
         }

@@ -187,6 +187,21 @@ pub(crate) enum Fragment<'a> {
     Bytes(&'a [u8]),
 }
 
+impl<'a> Fragment<'a> {
+    #[inline]
+    pub(crate) fn bytes(self) -> &'a [u8] {
+        match self {
+            Fragment::Str(text) => text.as_bytes(),
+            Fragment::Bytes(bytes) => bytes,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn len(self) -> usize {
+        self.bytes().len()
+    }
+}
+
 /// The literals, as [`State::Lit`] names them.
 const WORDS: [&[u8]; 3] = [b"true", b"false", b"null"];
 
@@ -258,21 +273,28 @@ impl Lexer {
         }
     }
 
-    /// Appends `bytes` and reads them, reporting to `sink`. Stops at the
+    /// Appends `fragment` and reads it when it only extends the string
+    /// being read (no quote, backslash or control byte, no escape pending);
+    /// otherwise leaves everything as it was. Whether it did.
+    #[inline]
+    pub(crate) fn extend_string(&mut self, fragment: Fragment<'_>) -> bool {
+        let plain = matches!(self.state, State::Str { escape: 0, .. })
+            && self.scanned == self.text.bytes().len()
+            && find_special(fragment.bytes()).is_none();
+        if plain {
+            self.append(fragment);
+            self.scanned = self.text.bytes().len();
+        }
+        plain
+    }
+
+    /// Appends `fragment` and reads it, reporting to `sink`. Stops at the
     /// first byte no continuation can make valid (see [`Lexer::broken`]).
+    /// A fragment that only extends the string being read is cheaper
+    /// through [`Lexer::extend_string`], which the caller tries first.
     #[inline]
     pub(crate) fn feed(&mut self, fragment: Fragment<'_>, sink: &mut impl Sink) {
         self.append(fragment);
-        // Most fragments fall inside a string and hold none of its
-        // special bytes: they are read here, without entering the state
-        // machine (a fragment costs its bytes, not a dispatch).
-        if let State::Str { escape: 0, .. } = self.state {
-            let text = self.text.bytes();
-            if find_special(text.get(self.scanned..).unwrap_or_default()).is_none() {
-                self.scanned = text.len();
-                return;
-            }
-        }
         self.run(sink);
     }
 
