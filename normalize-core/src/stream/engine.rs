@@ -289,6 +289,7 @@ impl<'s> Engine<'s> {
     }
 
     /// [`Engine::push`], handing each event to `on_event` as it happens.
+    #[inline]
     pub(crate) fn push_with(&mut self, fragment: Fragment<'_>, on_event: OnEvent<'_>) {
         self.push_to(fragment, Some(on_event));
     }
@@ -311,6 +312,7 @@ impl<'s> Engine<'s> {
         self.push_slow(fragment, on_event);
     }
 
+    #[inline(never)]
     fn push_slow(&mut self, fragment: Fragment<'_>, on_event: Option<OnEvent<'_>>) {
         let core = &mut self.core;
         core.received = core.received.saturating_add(fragment.len());
