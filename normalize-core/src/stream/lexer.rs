@@ -276,7 +276,7 @@ impl Lexer {
     /// Appends `fragment` and reads it when it only extends the string
     /// being read (no quote, backslash or control byte, no escape pending);
     /// otherwise leaves everything as it was. Whether it did.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn extend_string(&mut self, fragment: Fragment<'_>) -> bool {
         let plain = matches!(self.state, State::Str { escape: 0, .. })
             && self.scanned == self.text.bytes().len()
