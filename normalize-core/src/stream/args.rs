@@ -64,12 +64,14 @@ impl<T: ToolArgs> ArgsStream<T> {
     }
 
     /// Reads the next fragment of the arguments text.
+    #[inline]
     pub fn push(&mut self, fragment: &str) {
         self.engine.push(Fragment::Str(fragment));
     }
 
     /// Reads the next bytes of the arguments text (UTF-8, possibly split
     /// inside a character).
+    #[inline]
     pub fn push_bytes(&mut self, fragment: &[u8]) {
         self.engine.push(Fragment::Bytes(fragment));
     }
@@ -80,6 +82,7 @@ impl<T: ToolArgs> ArgsStream<T> {
     /// [`without_events`](ArgsStream::without_events) records none besides,
     /// so it pays for no copy of a value and no location it is not asked
     /// for.
+    #[inline]
     pub fn push_with(&mut self, fragment: &str, mut on_event: impl FnMut(EventRef<'_>)) {
         self.engine
             .push_with(Fragment::Str(fragment), &mut on_event);
@@ -87,6 +90,7 @@ impl<T: ToolArgs> ArgsStream<T> {
 
     /// [`ArgsStream::push_bytes`], handing each event to `on_event` as
     /// [`ArgsStream::push_with`] does.
+    #[inline]
     pub fn push_bytes_with(&mut self, fragment: &[u8], mut on_event: impl FnMut(EventRef<'_>)) {
         self.engine
             .push_with(Fragment::Bytes(fragment), &mut on_event);

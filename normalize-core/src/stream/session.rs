@@ -151,11 +151,13 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
     }
 
     /// Reads the next fragment of the arguments text.
+    #[inline]
     pub fn push(&mut self, fragment: &str) {
         self.engine.push(Fragment::Str(fragment));
     }
 
     /// Reads the next bytes of the arguments text.
+    #[inline]
     pub fn push_bytes(&mut self, fragment: &[u8]) {
         self.engine.push(Fragment::Bytes(fragment));
     }
@@ -172,12 +174,14 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
     /// [`ToolCallStream::push`], handing each event to `on_event` as it
     /// happens, lent rather than copied (see
     /// [`ArgsStream::push_with`](super::ArgsStream::push_with)).
+    #[inline]
     pub fn push_with(&mut self, fragment: &str, mut on_event: impl FnMut(EventRef<'_>)) {
         self.engine
             .push_with(Fragment::Str(fragment), &mut on_event);
     }
 
     /// [`ToolCallStream::push_bytes`], handing each event to `on_event`.
+    #[inline]
     pub fn push_bytes_with(&mut self, fragment: &[u8], mut on_event: impl FnMut(EventRef<'_>)) {
         self.engine
             .push_with(Fragment::Bytes(fragment), &mut on_event);
