@@ -921,9 +921,20 @@ impl<'s> Core<'s> {
         let text = lexer.text();
         let (mut value, open) = match lexer.open_string() {
             Some((start, false)) if lexer.broken().is_none() => {
-                let mut token = text[start..safe_end(text, start)].to_vec();
-                token.push(b'"');
-                let string = serde_json::from_slice::<String>(&token).ok()?;
+                // With nothing to unescape (and no control byte, or the text
+                // would be broken), the content as sent up to its last whole
+                // character; else (or if it is not UTF-8) the token decoded.
+                let plain = (!lexer.open_string_escaped())
+                    .then(|| whole_characters(&text[start + 1..]))
+                    .flatten();
+                let string = match plain {
+                    Some(plain) => plain.to_owned(),
+                    None => {
+                        let mut token = text[start..safe_end(text, start)].to_vec();
+                        token.push(b'"');
+                        serde_json::from_slice::<String>(&token).ok()?
+                    }
+                };
                 (Some(Value::String(string)), self.open_locations(true))
             }
             _ => (None, self.open_locations(false)),
@@ -1072,6 +1083,18 @@ fn safe_end(text: &[u8], start: usize) -> usize {
         safe = i;
     }
     safe
+}
+
+/// `bytes` up to the last whole character, when they are UTF-8 but for a
+/// character cut at the end.
+fn whole_characters(bytes: &[u8]) -> Option<&str> {
+    match std::str::from_utf8(bytes) {
+        Ok(whole) => Some(whole),
+        Err(error) if error.error_len().is_none() => {
+            std::str::from_utf8(&bytes[..error.valid_up_to()]).ok()
+        }
+        Err(_) => None,
+    }
 }
 
 /// Whether four hex digits spell a UTF-16 high surrogate (D800-DBFF).

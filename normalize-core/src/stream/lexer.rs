@@ -273,6 +273,11 @@ impl Lexer {
         }
     }
 
+    /// Whether the string being read has had a backslash escape so far.
+    pub(crate) fn open_string_escaped(&self) -> bool {
+        self.escaped
+    }
+
     /// Appends `fragment` and reads it when it only extends the string
     /// being read (no quote, backslash or control byte, no escape pending);
     /// otherwise leaves everything as it was. Whether it did.
