@@ -45,7 +45,6 @@ fn crlf_line_endings_survive_in_every_line_mode() {
         lines[1].ends_with("}\n") && lines[1].contains("\"ok\":false"),
         "{lines:?}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -109,7 +108,6 @@ fn a_line_over_max_bytes_gets_an_error_line_and_the_next_lines_go_on() {
     );
     assert_eq!(lines[2]["line"], 3);
     assert_eq!(lines[2]["ok"], true, "{}", lines[2]);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -197,7 +195,6 @@ fn jobs_write_exactly_what_one_thread_writes() {
             "{args:?}: --jobs 3 differs from --jobs 1"
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -237,7 +234,6 @@ fn an_unreadable_input_file_is_exit_2_and_a_closed_pipe_is_not_an_error() {
     let status = child.wait().unwrap();
     feeder.join().unwrap();
     assert_eq!(status.code(), Some(0));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -284,5 +280,4 @@ fn a_line_no_repair_can_touch_is_still_checked_as_json() {
     );
     // A repeated key is JSON (the last one wins when a value is built).
     assert_eq!(lines[5], "{\"note\": \"x\", \"note\": \"y\"}");
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -45,7 +45,6 @@ fn usage_and_schema_errors_exit_2() {
         assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
         assert!(!out.stderr.is_empty(), "{args:?} says why");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -107,7 +106,6 @@ fn check_against_a_schema_gives_every_repair_and_every_violation() {
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.json_lines().iter().all(|v| v["tool"] == "give_back"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -206,7 +204,6 @@ fn check_reads_calls_of_every_format_against_any_providers_tools_file() {
         (json!(true), json!(false))
     );
     assert_eq!(v[1]["error"]["violations"][0]["pointer"], "/q");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -229,7 +226,6 @@ fn check_strict_validates_the_strict_form_and_the_declared_schema() {
         format!("{strict_call}\n").as_bytes(),
     );
     assert_eq!(out.json_lines()[0]["ok"], false, "null is not a string");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -296,7 +292,6 @@ fn grammar_prints_gbnf_or_lark_and_reports_what_it_does_not_enforce() {
     // A schema that admits no value has no grammar.
     let never = write(&dir, "never.json", "false");
     assert_eq!(toolargs(&["grammar", "--schema", &never], b"").code, 2);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -347,5 +342,4 @@ fn export_writes_each_providers_definition_with_the_same_schema() {
         strict[0]["parameters"]["required"],
         json!(["order_id", "amount_cents", "reason", "tags", "note"])
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

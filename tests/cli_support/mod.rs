@@ -53,11 +53,29 @@ pub fn toolargs(args: &[&str], stdin: &[u8]) -> Output {
     }
 }
 
+/// A fresh directory for one test's files, removed when dropped (also
+/// when the test fails).
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
 /// A fresh directory for one test's files.
-pub fn scratch(test: &str) -> PathBuf {
+pub fn scratch(test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("toolargs-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    Scratch(dir)
 }
 
 /// Writes `text` to `dir/name` and returns the path as a string.
