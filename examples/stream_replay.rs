@@ -181,7 +181,11 @@ fn replay(
     println!("== {name} ({format}, {} bytes of events)", sse.len());
     let mut replays: Vec<Replay<'_, '_>> = (0..choices)
         .map(|choice| Replay {
-            choice: (choices > 1).then_some(choice),
+            tag: if choices > 1 {
+                format!("choice {choice} ")
+            } else {
+                String::new()
+            },
             reader: if choices > 1 {
                 WireReader::openai_chat_choice(choice)
             } else {
@@ -211,7 +215,8 @@ fn replay(
 
 /// One choice of one response being replayed.
 struct Replay<'s, 't> {
-    choice: Option<u64>,
+    /// What each printed line starts with: the choice, when there are several.
+    tag: String,
     reader: WireReader,
     session: Session<'s, 't>,
     /// The certain early rejection of each call that had one, and the
@@ -223,10 +228,8 @@ struct Replay<'s, 't> {
 
 impl Replay<'_, '_> {
     fn apply(&mut self, delta: &CallDelta) {
-        let tag = match self.choice {
-            Some(choice) => format!("choice {choice} "),
-            None => String::new(),
-        };
+        // Held aside while `self` is borrowed to print, then put back.
+        let tag = std::mem::take(&mut self.tag);
         match delta {
             CallDelta::Begin { index, id, name } => println!(
                 "{tag}call {index} begins: {} (id {})",
@@ -281,6 +284,7 @@ impl Replay<'_, '_> {
         if let CallDelta::End { index } = delta {
             self.end(*index, &tag);
         }
+        self.tag = tag;
     }
 
     fn end(&mut self, index: u64, tag: &str) {
