@@ -111,6 +111,18 @@ pub(crate) fn write_compact(value: &Value, out: &mut Vec<u8>) -> Result<(), serd
     serde::Serialize::serialize(value, guarded)
 }
 
+/// Runs `work` on a thread with a 256 KiB stack, where recursing once per
+/// level of a deep value would overflow: the tests of stack safety.
+#[cfg(test)]
+pub(crate) fn on_small_stack<R: Send + 'static>(work: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(work)
+        .expect("spawn a small-stack thread")
+        .join()
+        .expect("the small-stack thread finished")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,33 +149,29 @@ mod tests {
     #[test]
     fn copies_and_drops_a_deep_value_on_a_small_stack() {
         let depth = 200_000;
-        let handle = std::thread::Builder::new()
-            .stack_size(256 << 10)
-            .spawn(move || {
-                // Built by hand: `json!` would serialize `value` at each level.
-                let mut value = json!("leaf");
-                for i in 0..depth {
-                    value = if i % 2 == 0 {
-                        Value::Array(vec![Value::from(1), value])
-                    } else {
-                        let mut members = serde_json::Map::new();
-                        members.insert("k".to_owned(), value);
-                        members.insert("s".to_owned(), Value::from("x"));
-                        Value::Object(members)
-                    };
-                }
-                let mut out = Vec::new();
-                write_compact(&value, &mut out).unwrap();
-                let copy = clone_value(&value, 0);
-                let mut copied = Vec::new();
-                write_compact(&copy, &mut copied).unwrap();
-                assert_eq!(copied, out, "the copy writes as the value does");
-                drop_value(copy);
-                drop_value(value);
-                out.len()
-            })
-            .unwrap();
-        let written = handle.join().unwrap();
+        let written = super::on_small_stack(move || {
+            // Built by hand: `json!` would serialize `value` at each level.
+            let mut value = json!("leaf");
+            for i in 0..depth {
+                value = if i % 2 == 0 {
+                    Value::Array(vec![Value::from(1), value])
+                } else {
+                    let mut members = serde_json::Map::new();
+                    members.insert("k".to_owned(), value);
+                    members.insert("s".to_owned(), Value::from("x"));
+                    Value::Object(members)
+                };
+            }
+            let mut out = Vec::new();
+            write_compact(&value, &mut out).unwrap();
+            let copy = clone_value(&value, 0);
+            let mut copied = Vec::new();
+            write_compact(&copy, &mut copied).unwrap();
+            assert_eq!(copied, out, "the copy writes as the value does");
+            drop_value(copy);
+            drop_value(value);
+            out.len()
+        });
         // `[1,` and `]`, `{"k":` and `,"s":"x"}`: 4 and 14 bytes a pair of levels.
         assert_eq!(written, depth / 2 * 18 + 6);
     }

@@ -327,22 +327,17 @@ mod tests {
 
     #[test]
     fn parses_any_depth_on_a_small_stack() {
-        let parsed = std::thread::Builder::new()
-            .stack_size(256 << 10)
-            .spawn(|| {
-                let depth = 100_000;
-                let deep = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
-                let mut value = from_str(&deep, usize::MAX).unwrap();
-                let mut levels = 0;
-                while let Value::Array(items) = value {
-                    value = items.into_iter().next().unwrap_or(Value::Null);
-                    levels += 1;
-                }
-                (levels, value)
-            })
-            .unwrap()
-            .join()
-            .unwrap();
+        let parsed = crate::deep::on_small_stack(|| {
+            let depth = 100_000;
+            let deep = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+            let mut value = from_str(&deep, usize::MAX).unwrap();
+            let mut levels = 0;
+            while let Value::Array(items) = value {
+                value = items.into_iter().next().unwrap_or(Value::Null);
+                levels += 1;
+            }
+            (levels, value)
+        });
         assert_eq!(parsed, (100_000, Value::from(1)));
     }
 
