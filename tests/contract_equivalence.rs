@@ -1,4 +1,4 @@
-//! Two normalizers, one meaning, over the contract's 72 types: the
+//! Two normalizers, one meaning, over the contract's 73 types: the
 //! normalizer `#[derive(ToolArgs)]` generates and the dynamic plan compiled
 //! from the type's finished schema (closed, with aliases, verbatim marks and
 //! renamed definitions) give identical values, reports and errors on

@@ -95,10 +95,10 @@ fn members_are_reported_normalized_as_they_complete() {
             ("/query".to_owned(), json!("Ember & Oak")),
             ("/tags".to_owned(), json!(["wood"])),
             ("/limit".to_owned(), json!(3)),
-            (
-                "/filter".to_owned(),
-                json!({"since": "2026", "authors": ["Ana"]})
-            ),
+            // `Option<Filter>` holding an object: the union is decided by
+            // that shape, so members come one by one as elsewhere.
+            ("/filter/since".to_owned(), json!("2026")),
+            ("/filter/authors/0".to_owned(), json!("Ana")),
             ("/documents/0/title".to_owned(), json!("a<b")),
             ("/mode".to_owned(), json!("fast")),
         ]
@@ -110,7 +110,14 @@ fn members_are_reported_normalized_as_they_complete() {
         .collect();
     assert_eq!(
         closed,
-        ["/documents/0/labels", "/documents/0", "/documents", ""]
+        [
+            "/filter/authors",
+            "/filter",
+            "/documents/0/labels",
+            "/documents/0",
+            "/documents",
+            ""
+        ]
     );
 }
 
@@ -386,4 +393,61 @@ fn a_value_the_type_refuses_after_validation_is_refused_where_the_whole_text_say
         }
         other => panic!("expected Deserialize, got {other:?}"),
     }
+}
+
+/// Unions whose branch the container's shape decides.
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+struct Decided {
+    filter: Option<Filter>,
+    either: DocumentThenMode,
+}
+
+/// Untagged: an array (a document, then a mode) or a string.
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+#[serde(untagged)]
+enum DocumentThenMode {
+    Pair(Document, Mode),
+    Name(String),
+}
+
+/// The first rejection of `text` fed one byte at a time, certain or
+/// provisional, with the bytes received then.
+fn first_provisional<T: ToolArgs>(text: &str) -> Option<(usize, ArgsError)> {
+    let mut call = ArgsStream::<T>::new();
+    for byte in text.as_bytes() {
+        call.push_bytes(std::slice::from_ref(byte));
+        if let Some(found) = call.provisional() {
+            return Some((found.received, found.rejection));
+        }
+    }
+    None
+}
+
+#[test]
+fn an_option_of_a_struct_is_checked_as_its_object_arrives() {
+    let text = r#"{"filter": {"since": "2026", "zz": 1, "authors": []}, "either": "x"}"#;
+    let (received, rejection) = first_provisional::<Decided>(text).expect("rejected early");
+    // At the unknown key's closing quote.
+    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
+    let early = violations(&rejection);
+    assert_eq!(early[0].pointer, "/filter/zz");
+    let whole = Decided::from_model(text).unwrap_err();
+    assert!(violations(&whole).contains(&early[0]));
+}
+
+#[test]
+fn a_union_branch_with_enum_items_is_not_decided_early() {
+    // The unknown key comes first; the mode after it fails its `enum`, and
+    // the whole call is then reported at the union, not at the key. A
+    // rejection at the key would not be the whole call's.
+    let text = r#"{"filter": null, "either": [{"title": "a", "labels": [], "zz": 1}, "warp"]}"#;
+    let whole = violations(&Decided::from_model(text).unwrap_err());
+    assert_eq!(whole[0].pointer, "/either");
+    let early = first_provisional::<Decided>(text);
+    assert!(early.is_none(), "rejected early: {early:?}");
+    // The same call with a valid mode: the document's unknown key is what
+    // fails, but the branch is still not taken early.
+    let valid_mode = text.replace("warp", "fast");
+    let whole = violations(&Decided::from_model(valid_mode.as_str()).unwrap_err());
+    assert_eq!(whole[0].pointer, "/either/0/zz");
 }

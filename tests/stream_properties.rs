@@ -2,7 +2,8 @@
 //! contract suite's derived types (`tests/contract`): generated calls,
 //! clean, damaged (escaped strings, containers sent as JSON text, broken
 //! syntax) and invalid (an undeclared key, a leaf of another type, a
-//! string outside an enum), each fed in every two-way split, in one-byte
+//! string outside an enum, an undeclared key and a wrong leaf together),
+//! each fed in every two-way split, in one-byte
 //! deltas and in random multi-way splits.
 //!
 //! For every split:
@@ -270,6 +271,7 @@ fn texts<T: Subject>(j: &Value, rng: &mut Rng) -> Vec<(String, &'static str)> {
     }
     let mut holders = Vec::new();
     objects(j, "", &mut holders);
+    let mut unknown = None;
     if !holders.is_empty() {
         let at = rng.pick(&holders).clone();
         let mut mutated = j.clone();
@@ -277,6 +279,7 @@ fn texts<T: Subject>(j: &Value, rng: &mut Rng) -> Vec<(String, &'static str)> {
             if !members.contains_key("zz_unknown") {
                 members.insert("zz_unknown".to_owned(), Value::from(1));
                 out.push((mutated.to_string(), "unknown key"));
+                unknown = Some(mutated);
             }
         }
     }
@@ -296,8 +299,14 @@ fn texts<T: Subject>(j: &Value, rng: &mut Rng) -> Vec<(String, &'static str)> {
         .filter(|r| *r != old)
         .collect();
         let replacement = rng.pick(&candidates).clone();
-        let mutated = with_replaced(j, &at, replacement);
+        let mutated = with_replaced(j, &at, replacement.clone());
         out.push((mutated.to_string(), "wrong leaf"));
+        // Both at once: a finding early in the text must stand whatever
+        // fails after it (a wrong tag can change how a union is reported).
+        if let Some(unknown) = &unknown {
+            let both = with_replaced(unknown, &at, replacement);
+            out.push((both.to_string(), "two wrongs"));
+        }
         // The same, then the root member on its path sent again, valid.
         if let (Value::Object(root), Some(first)) = (j, at.split('/').nth(1)) {
             let key = first.replace("~1", "/").replace("~0", "~");

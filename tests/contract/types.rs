@@ -674,6 +674,52 @@ generator!(EnumFields {
     mp
 });
 
+/// A unit-only enum: a string `enum` in the schema.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Speed {
+    Fast,
+    Slow,
+}
+generator!(Speed { Fast, Slow } enum);
+
+/// A struct with a member a string `enum` constrains (a tag, to a union).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct WithSpeed {
+    pub speed: Speed,
+    pub leaf: Leaf,
+    pub tags: Vec<String>,
+}
+generator!(WithSpeed { speed, leaf, tags });
+
+/// Untagged: an array of string-`enum` items, an object, a string. The
+/// object is a `Shard`, which no array of strings and scalars spells (serde
+/// reads a struct from a sequence too: `["a", 7]` is a `Leaf`, which the
+/// schema does not say).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SpeedsOrShard {
+    Speeds(Vec<Speed>),
+    Shard(Shard),
+    Name(String),
+}
+generator!(SpeedsOrShard { Speeds(f0), Shard(f0), Name(f0) } enum);
+
+/// Unions a container's shape decides (`Option<Leaf>`, the object variant
+/// of an untagged enum) beside ones where the branch has `enum` members or
+/// items (`Option<WithSpeed>`, the array variant).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub struct ShapeUnions {
+    pub leaf: Option<Leaf>,
+    pub with_speed: Option<WithSpeed>,
+    pub either: SpeedsOrShard,
+}
+generator!(ShapeUnions {
+    leaf,
+    with_speed,
+    either
+});
+
 // ---- 6. generics ----
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
@@ -1028,6 +1074,7 @@ macro_rules! contract_types {
             internal_aliased: InternalAliased, aliases &[("newPlace", "to")];
             adjacent_renamed: AdjacentRenamed;
             enum_fields: EnumFields, unions &["/u"];
+            shape_unions: ShapeUnions, unions &["/either", "/with_speed"];
             page_of_filters: Page<Filter>, aliases &[("items", "results")];
             page_of_numbers: Page<u32>, aliases &[("items", "results")];
             page_of_strings: Page<String>, aliases &[("items", "results")];

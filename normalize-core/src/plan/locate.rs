@@ -324,6 +324,60 @@ impl SchemaPlan {
         self.bind_in(loc, value, &mut Walk::new())
     }
 
+    /// Whether [`bind`](Self::bind) at `loc` depends on nothing but the
+    /// value's shape (object or array): no union branch there, through
+    /// `$ref`, `allOf`, `anyOf` and `oneOf`, is picked by a tag property or
+    /// an externally tagged variant's key. Then the empty container binds
+    /// as the complete one will, and members can be normalized one by one
+    /// as they arrive. `false` when the walk is too long to tell.
+    pub(crate) fn binds_by_shape(&self, loc: &Loc) -> bool {
+        let mut seen = Vec::new();
+        self.loc_binds_by_shape(loc, false, &mut seen)
+    }
+
+    /// `branch`: `loc` applies only where its tags agree (it is, or is
+    /// part of, a union's branch).
+    fn loc_binds_by_shape(&self, loc: &Loc, branch: bool, seen: &mut Vec<(NodeId, bool)>) -> bool {
+        match loc {
+            Loc::Any | Loc::Never => true,
+            Loc::Node(id) => self.node_binds_by_shape(*id, branch, seen),
+            Loc::Branch(id) => self.node_binds_by_shape(*id, true, seen),
+            Loc::All(parts) => parts
+                .iter()
+                .all(|part| self.loc_binds_by_shape(part, branch, seen)),
+            Loc::AnyOf(parts) => parts
+                .iter()
+                .all(|part| self.loc_binds_by_shape(part, true, seen)),
+        }
+    }
+
+    fn node_binds_by_shape(
+        &self,
+        id: NodeId,
+        branch: bool,
+        seen: &mut Vec<(NodeId, bool)>,
+    ) -> bool {
+        if seen.contains(&(id, branch)) {
+            return true;
+        }
+        if seen.len() == PATH_DEPTH {
+            return false;
+        }
+        seen.push((id, branch));
+        let node = self.node(id);
+        let by_sub = |sub: &Sub, branch: bool, seen: &mut Vec<(NodeId, bool)>| match sub {
+            Sub::Node(child) => self.node_binds_by_shape(*child, branch, seen),
+            Sub::Any | Sub::Never => true,
+        };
+        (!branch || (node.tags.is_empty() && node.variant_key.is_none()))
+            && node.conjuncts.iter().all(|sub| by_sub(sub, branch, seen))
+            && node
+                .unions
+                .iter()
+                .flatten()
+                .all(|sub| by_sub(sub, true, seen))
+    }
+
     fn has_rules(node: &Node, value: &Value) -> bool {
         match value {
             Value::Object(_) => node.object.is_some(),

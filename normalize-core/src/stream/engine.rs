@@ -562,15 +562,26 @@ impl<'s> Core<'s> {
                 limit: self.options.max_depth,
             });
         }
-        let (slot, location) = self.next_value();
+        let (mut slot, location) = self.next_value();
         let dummy = empty_container(object);
         let plan = self.checks.plan;
+        // A union the container's shape decides: its branch's site. The
+        // plan binds members as they come where its branches apply by
+        // shape alone.
+        let mut unions = false;
         let site = match (self.checks.sites, slot.site) {
-            (Some(sites), Some(id)) => Some(sites.site(id)),
+            (Some(sites), Some(id)) => {
+                unions = sites.site(id).unions;
+                let id = sites.resolved(id, object);
+                slot.site = Some(id);
+                Some(sites.site(id))
+            }
             _ => None,
         };
         let settled = match (&slot.loc, site, plan) {
-            (Some(loc), Some(site), Some(plan)) => !site.unions && !plan.verbatim(loc, dummy),
+            (Some(loc), Some(_), Some(plan)) => {
+                (!unions || plan.binds_by_shape(loc)) && !plan.verbatim(loc, dummy)
+            }
             _ => false,
         };
         let bound = match (&slot.loc, plan) {

@@ -11,8 +11,8 @@ use serde_json::Value;
 /// Every value of the arguments is reported once: a string, number,
 /// boolean or null as a [`Event::Value`], and then each array and object
 /// that holds it as a [`Event::Closed`] — except below a location whose
-/// members' schema depends on the whole value there (a union such as
-/// `Option<Struct>` or a tagged enum, a verbatim mark), where one
+/// members' schema depends on the whole value there (a union whose branch
+/// a tag picks, such as a tagged enum; a verbatim mark), where one
 /// [`Event::Whole`] carries all of it once it is complete. So the events of
 /// a call cost O(its size) together, however deep or wide it is.
 #[derive(Clone, Debug, PartialEq)]

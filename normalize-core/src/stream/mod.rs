@@ -73,10 +73,20 @@
 //! Only where the schema there is known before the value is complete: every
 //! enclosing location's subschemas apply whatever the rest of the value is
 //! (`properties`, `items`, `prefixItems`, `additionalProperties`, `$ref`,
-//! `allOf`). Below an `anyOf`/`oneOf` (an `Option` of a struct, an enum with
-//! data), `patternProperties`, `if`/`then`, `dependentSchemas`, or a remote
-//! reference, nothing is rejected before the end: which subschema applies,
-//! and how the validator words a failure there, depends on the whole value.
+//! `allOf`). An `anyOf`/`oneOf` counts when the container's shape alone
+//! picks its branch and the validator's report would name that branch
+//! whatever follows: one branch admits an object (or an array), every other
+//! refuses it by `type`, `const` or `enum`, and neither that branch's value
+//! nor a direct member or element is constrained by `const`/`enum` (a tag,
+//! whose failure makes the report name the union instead). So an
+//! `Option<Struct>` holding an object, or an untagged enum's one object
+//! variant, is checked as it arrives; a group of branches that only
+//! require names (a required field's aliases) constrains no member and is
+//! left to the end. Below any other `anyOf`/`oneOf` (a tagged enum, a
+//! struct with a unit-enum member in an `Option`), `patternProperties`,
+//! `if`/`then`, `dependentSchemas`, or a remote reference, nothing is
+//! rejected before the end: which subschema applies, and how the validator
+//! words a failure there, depends on the whole value.
 //!
 //! The rejection is worded by the validator itself: the stream validates a
 //! skeleton of the arguments holding only the path to the refused value,

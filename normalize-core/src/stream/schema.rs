@@ -9,6 +9,10 @@
 //! `oneOf`, `if`, `not`, `dependentSchemas`, `dependentRequired`,
 //! `patternProperties`, `unevaluatedItems`, dynamic or remote references) is
 //! *open*, and nothing below it is decided before its value is complete.
+//! Two kinds of union are the exception: a group whose branches only
+//! require names (how the derive declares a required field's aliases)
+//! opens nothing, and a union that the shape of the container found there
+//! decides resolves to that branch's site ([`Sites::resolved`]).
 //!
 //! Compiled once per schema into [`Sites`]: every location reachable through
 //! closed sites, with its members' and elements' sites looked up by name,
@@ -50,9 +54,18 @@ pub(crate) struct Site<'s> {
     /// The applicable subschemas below depend on more than this location:
     /// members and elements are not decided before the value is complete.
     pub(crate) open: bool,
-    /// Some part has `anyOf`/`oneOf`: the normalizer's plan binds members
-    /// by the whole value here too.
+    /// Some part has `anyOf`/`oneOf` (other than a group that only
+    /// requires names): the normalizer's plan binds members by the whole
+    /// value here too, unless its branches are told apart by shape alone.
     pub(crate) unions: bool,
+    /// The site an object (`[0]`) or an array (`[1]`) found here has, when
+    /// the unions are the only reason this site is open and their branches
+    /// are told apart by that shape alone (see [`Sites::resolved`]).
+    resolved: [Option<SiteId>; 2],
+    /// The `anyOf`/`oneOf` groups that open this site.
+    groups: Vec<&'s [Value]>,
+    /// Open only because of `groups`.
+    open_by_unions_only: bool,
     /// The `enum` lists and `const` values of the parts.
     enums: Vec<&'s [Value]>,
     consts: Vec<&'s Value>,
@@ -79,11 +92,13 @@ impl<'s> Sites<'s> {
             sites: Vec::new(),
             known: HashMap::new(),
             todo: Vec::new(),
+            decided: Vec::new(),
         };
         builder.intern(vec![root]);
-        while let Some((id, parts)) = builder.todo.pop() {
-            builder.fill(id, &parts);
+        while let Some(todo) = builder.todo.pop() {
+            builder.fill(todo);
         }
+        builder.confirm_decided();
         Sites {
             sites: builder.sites,
         }
@@ -96,6 +111,23 @@ impl<'s> Sites<'s> {
 
     pub(crate) fn site(&self, id: SiteId) -> &Site<'s> {
         &self.sites[id as usize]
+    }
+
+    /// The site of an object (`object`) or an array found at `site`: the
+    /// site itself, or, where a union is decided by that shape alone, the
+    /// site with the one branch that admits it (`Option<Struct>` holding
+    /// an object).
+    ///
+    /// Deciding the branch must not change how the whole call's violations
+    /// are worded: the validator's report names the one branch of the
+    /// value's shape only while no `const`/`enum` fails at the union's
+    /// location or at a direct member (a tag). So a branch is taken only
+    /// when every other branch refuses the shape by `type`, `const` or
+    /// `enum` (the ways the report rules a branch out), and the branch
+    /// itself constrains neither its own value nor a direct member's by
+    /// `const`/`enum`.
+    pub(crate) fn resolved(&self, site: SiteId, object: bool) -> SiteId {
+        self.site(site).resolved[usize::from(!object)].unwrap_or(site)
     }
 
     /// What member `key` of an object at `site` finds.
@@ -148,22 +180,46 @@ struct Builder<'s> {
     sites: Vec<Site<'s>>,
     /// Sites by the subschemas they were built from.
     known: HashMap<Vec<usize>, SiteId>,
-    todo: Vec<(SiteId, Vec<&'s Map<String, Value>>)>,
+    todo: Vec<Todo<'s>>,
+    /// Sites whose unions a shape decides, to confirm once every site is
+    /// compiled: (site, shape index, the site with the branches, the
+    /// branches' own sites).
+    decided: Vec<(SiteId, usize, SiteId, Vec<Child>)>,
+}
+
+/// A site to fill: its id, the subschema objects that apply there, and the
+/// schemas it was interned from.
+struct Todo<'s> {
+    id: SiteId,
+    parts: Vec<&'s Map<String, Value>>,
+    sources: Parts<'s>,
 }
 
 impl<'s> Builder<'s> {
     /// The site where all of `schemas` apply (compiled later), or
     /// `Unknown` past the size bound.
     fn intern(&mut self, schemas: Parts<'s>) -> Child {
+        self.intern_skipping(schemas, &[])
+    }
+
+    /// [`intern`](Self::intern), with the unions of the subschema objects
+    /// in `skip` taken as decided (by the schemas added to theirs).
+    fn intern_skipping(&mut self, schemas: Parts<'s>, skip: &[*const Map<String, Value>]) -> Child {
         let mut site = Site::default();
         let mut parts: Vec<&'s Map<String, Value>> = Vec::new();
         let mut trail = Vec::new();
         for schema in &schemas {
-            self.collect(schema, &mut site, &mut parts, &mut trail);
+            self.collect(schema, &mut site, &mut parts, &mut trail, skip);
         }
+        site.open_by_unions_only = !site.open && !site.groups.is_empty();
+        site.open |= !site.groups.is_empty();
         let mut key: Vec<usize> = parts.iter().map(|p| *p as *const _ as usize).collect();
         key.sort_unstable();
         key.push(usize::from(site.never) | usize::from(site.open) << 1);
+        // The same objects with some unions decided are another site.
+        let mut skipped: Vec<usize> = skip.iter().map(|p| *p as usize).collect();
+        skipped.sort_unstable();
+        key.extend(skipped);
         if let Some(id) = self.known.get(&key) {
             return Child::Known(*id);
         }
@@ -173,7 +229,11 @@ impl<'s> Builder<'s> {
         let id = self.sites.len() as SiteId;
         self.sites.push(site);
         self.known.insert(key, id);
-        self.todo.push((id, parts));
+        self.todo.push(Todo {
+            id,
+            parts,
+            sources: schemas,
+        });
         Child::Known(id)
     }
 
@@ -183,6 +243,7 @@ impl<'s> Builder<'s> {
         site: &mut Site<'s>,
         parts: &mut Vec<&'s Map<String, Value>>,
         trail: &mut Vec<*const Map<String, Value>>,
+        skip: &[*const Map<String, Value>],
     ) {
         let map = match schema {
             Value::Bool(true) => return,
@@ -209,8 +270,20 @@ impl<'s> Builder<'s> {
         if map.keys().any(|keyword| opens(keyword)) {
             site.open = true;
         }
-        if map.contains_key("anyOf") || map.contains_key("oneOf") {
-            site.unions = true;
+        for keyword in ["anyOf", "oneOf"] {
+            match map.get(keyword) {
+                None => {}
+                Some(Value::Array(branches)) if branches.iter().all(requires_only) => {}
+                Some(_) if skip.contains(&id) => {}
+                Some(Value::Array(branches)) => {
+                    site.unions = true;
+                    site.groups.push(branches);
+                }
+                Some(_) => {
+                    site.unions = true;
+                    site.open = true;
+                }
+            }
         }
         // A base URI below the root changes what a `#...` reference in it
         // points at.
@@ -223,14 +296,14 @@ impl<'s> Builder<'s> {
         trail.push(id);
         if let Some(reference) = map.get("$ref") {
             match reference.as_str().and_then(|r| self.resolve(r)) {
-                Some(target) => self.collect(target, site, parts, trail),
+                Some(target) => self.collect(target, site, parts, trail, skip),
                 None => site.open = true,
             }
         }
         match map.get("allOf") {
             Some(Value::Array(all)) => {
                 for part in all {
-                    self.collect(part, site, parts, trail);
+                    self.collect(part, site, parts, trail, skip);
                 }
             }
             Some(_) => site.open = true,
@@ -249,8 +322,10 @@ impl<'s> Builder<'s> {
         self.root.pointer(pointer)
     }
 
-    /// Computes what the members and elements of site `id` get.
-    fn fill(&mut self, id: SiteId, parts: &[&'s Map<String, Value>]) {
+    /// Computes what the members and elements of a site get.
+    fn fill(&mut self, todo: Todo<'s>) {
+        let Todo { id, parts, sources } = todo;
+        let parts = parts.as_slice();
         let mut enums = Vec::new();
         let mut consts = Vec::new();
         for part in parts {
@@ -266,7 +341,10 @@ impl<'s> Builder<'s> {
         let site = &mut self.sites[id as usize];
         site.enums = enums;
         site.consts = consts;
-        if site.open {
+        if site.open_by_unions_only {
+            self.decide_unions(id, parts, &sources);
+        }
+        if self.sites[id as usize].open {
             return;
         }
         let mut members = Members::default();
@@ -342,6 +420,115 @@ impl<'s> Builder<'s> {
         self.intern(schemas)
     }
 
+    /// For a site open only because of unions: per shape (object, array),
+    /// when every group has exactly one branch that admits it, interns the
+    /// site with those branches in place of the unions, to be confirmed by
+    /// [`confirm_decided`](Self::confirm_decided). Not where a part has
+    /// `unevaluatedProperties`/`unevaluatedItems`: what they forbid depends
+    /// on which branches the value satisfies.
+    fn decide_unions(&mut self, id: SiteId, parts: &[&'s Map<String, Value>], sources: &Parts<'s>) {
+        if parts
+            .iter()
+            .any(|p| p.contains_key("unevaluatedProperties") || p.contains_key("unevaluatedItems"))
+        {
+            return;
+        }
+        let groups = self.sites[id as usize].groups.clone();
+        let skip: Vec<*const Map<String, Value>> = parts
+            .iter()
+            .map(|p| *p as *const Map<String, Value>)
+            .collect();
+        for (shape, kind) in [(0, "object"), (1, "array")] {
+            let mut chosen: Parts<'s> = Vec::new();
+            for group in &groups {
+                let mut admitting = group.iter().filter(|b| self.admits(b, kind, 0));
+                match (admitting.next(), admitting.next()) {
+                    (Some(branch), None) => chosen.push(branch),
+                    _ => break,
+                }
+            }
+            if chosen.len() != groups.len() {
+                continue;
+            }
+            let branches: Vec<Child> = chosen.iter().map(|b| self.intern(vec![*b])).collect();
+            let mut schemas = sources.clone();
+            schemas.extend(chosen);
+            if let Child::Known(decided) = self.intern_skipping(schemas, &skip) {
+                self.decided.push((id, shape, decided, branches));
+            }
+        }
+    }
+
+    /// Whether a union branch can hold a value of JSON type `kind` as far as
+    /// the validator's report goes: `false` only where the branch refuses it
+    /// by `type`, `const` or `enum` (through `$ref` and `allOf`).
+    fn admits(&self, schema: &'s Value, kind: &str, links: usize) -> bool {
+        let Value::Object(map) = schema else {
+            return true;
+        };
+        if links == MAX_LINKS {
+            return true;
+        }
+        let names = |name: &str| name == kind;
+        let typed = match map.get("type") {
+            Some(Value::String(name)) => names(name),
+            Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).any(names),
+            _ => true,
+        };
+        let of_kind = |value: &Value| match kind {
+            "object" => value.is_object(),
+            _ => value.is_array(),
+        };
+        let constant = map.get("const").is_none_or(of_kind);
+        let listed = match map.get("enum") {
+            Some(Value::Array(values)) => values.iter().any(of_kind),
+            _ => true,
+        };
+        let referenced = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| self.resolve(r))
+            .is_none_or(|target| self.admits(target, kind, links + 1));
+        let all = match map.get("allOf") {
+            Some(Value::Array(all)) => all.iter().all(|p| self.admits(p, kind, links + 1)),
+            _ => true,
+        };
+        typed && constant && listed && referenced && all
+    }
+
+    /// Keeps a decided union only where the branch taken constrains neither
+    /// its own value nor a direct member's or element's by `const`/`enum`
+    /// (otherwise the validator's report may not name that branch), and the
+    /// branch's site is itself decided.
+    fn confirm_decided(&mut self) {
+        for (id, shape, decided, branches) in std::mem::take(&mut self.decided) {
+            let plain = |child: &Child| match child {
+                Child::Forbidden => true,
+                Child::Known(c) => !self.sites[*c as usize].constrains_value(),
+                Child::Unknown => false,
+            };
+            let confirmed = branches.iter().all(|branch| {
+                let Child::Known(b) = branch else {
+                    return false;
+                };
+                let site = &self.sites[*b as usize];
+                let direct: Vec<Child> = if shape == 0 {
+                    site.members
+                        .iter()
+                        .map(|(_, child)| child)
+                        .chain([site.other])
+                        .collect()
+                } else {
+                    site.prefix.iter().copied().chain([site.rest]).collect()
+                };
+                !site.never && !site.open && !site.constrains_value() && direct.iter().all(plain)
+            });
+            if confirmed {
+                self.sites[id as usize].resolved[shape] = Some(decided);
+            }
+        }
+    }
+
     fn fill_items(&mut self, id: SiteId, parts: &[&'s Map<String, Value>]) {
         let longest = parts
             .iter()
@@ -384,14 +571,22 @@ impl<'s> Builder<'s> {
     }
 }
 
+/// A union branch that only requires members (how the derive declares a
+/// required field's aliases): it decides nothing about any member's value,
+/// and the validator reports it apart from them.
+fn requires_only(branch: &Value) -> bool {
+    branch
+        .as_object()
+        .is_some_and(|map| map.len() == 1 && matches!(map.get("required"), Some(Value::Array(_))))
+}
+
 /// Keywords whose subschemas apply depending on the value, or that the
-/// walker does not follow.
+/// walker does not follow (`anyOf`/`oneOf` aside: see
+/// [`Builder::decide_unions`]).
 fn opens(keyword: &str) -> bool {
     matches!(
         keyword,
-        "anyOf"
-            | "oneOf"
-            | "not"
+        "not"
             | "if"
             | "then"
             | "else"
@@ -452,6 +647,43 @@ mod tests {
         });
         let sites = Sites::compile(&schema);
         assert_eq!(sites.member(sites.root(), "xa"), Child::Unknown);
+    }
+
+    #[test]
+    fn a_union_its_shape_decides_resolves_to_that_branch() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "leaf": {"anyOf": [{"$ref": "#/$defs/Leaf"}, {"type": "null"}]},
+                "tagged": {"anyOf": [{"$ref": "#/$defs/Tagged"}, {"type": "null"}]},
+                "both": {"anyOf": [{"$ref": "#/$defs/Leaf"}, {"properties": {"x": {}}}]}
+            },
+            "allOf": [{"anyOf": [{"required": ["leaf"]}, {"required": ["tagged"]}]}],
+            "additionalProperties": false,
+            "$defs": {
+                "Leaf": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": false},
+                "Tagged": {"type": "object", "properties": {"kind": {"enum": ["a", "b"]}}, "additionalProperties": false}
+            }
+        });
+        let sites = Sites::compile(&schema);
+        let root = sites.root();
+        // A group that only requires names (aliases) opens nothing.
+        assert!(!sites.site(root).open);
+        assert_eq!(sites.member(root, "zz"), Child::Forbidden);
+        // `Option<Leaf>`: an object is a `Leaf`, an array nothing decided.
+        let leaf = known(sites.member(root, "leaf"));
+        assert!(sites.site(leaf).open);
+        let object = sites.resolved(leaf, true);
+        assert_ne!(object, leaf);
+        assert_eq!(sites.member(object, "zz"), Child::Forbidden);
+        assert!(matches!(sites.member(object, "name"), Child::Known(_)));
+        assert_eq!(sites.resolved(leaf, false), leaf);
+        // A branch with an `enum` member: the report may not name it.
+        let tagged = known(sites.member(root, "tagged"));
+        assert_eq!(sites.resolved(tagged, true), tagged);
+        // Two branches admit an object (one has no `type`).
+        let both = known(sites.member(root, "both"));
+        assert_eq!(sites.resolved(both, true), both);
     }
 
     #[test]
