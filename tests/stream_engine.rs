@@ -400,6 +400,21 @@ fn a_value_the_type_refuses_after_validation_is_refused_where_the_whole_text_say
 struct Decided {
     filter: Option<Filter>,
     either: DocumentThenMode,
+    #[serde(default)]
+    holder: Option<Holder>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+struct Holder {
+    one: OneMember,
+    name: String,
+}
+
+/// One required member: the shape of an externally tagged variant, which
+/// the plan applies as a union's branch only to an object holding it.
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+struct OneMember {
+    ports: Vec<u16>,
 }
 
 /// Untagged: an array (a document, then a mode) or a string.
@@ -450,4 +465,59 @@ fn a_union_branch_with_enum_items_is_not_decided_early() {
     let valid_mode = text.replace("warp", "fast");
     let whole = violations(&Decided::from_model(valid_mode.as_str()).unwrap_err());
     assert_eq!(whole[0].pointer, "/either/0/zz");
+}
+
+#[test]
+fn a_member_below_a_decided_union_is_normalized_as_the_whole_call_is() {
+    // `ports` arrives as JSON text: normalization decodes it there, so it
+    // is no type error, early or at the end.
+    let text =
+        r#"{"filter": null, "either": "x", "holder": {"one": {"ports": "[1, 2]"}, "name": "a"}}"#;
+    assert!(first_provisional::<Decided>(text).is_none());
+    let mut call = ArgsStream::<Decided>::new();
+    call.push(text);
+    assert_eq!(call.finish(), Decided::from_model(text));
+    assert!(Decided::from_model(text).is_ok());
+}
+
+/// Internally tagged: the tag member picks the variant.
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Drawn {
+    Circle { radius: u32, center: Filter },
+    Square { side: u32 },
+}
+
+#[test]
+fn a_tagged_union_is_checked_once_its_tag_is_complete() {
+    let text =
+        r#"{"type": "circle", "center": {"since": "2026", "zz": 1, "authors": []}, "radius": 2}"#;
+    let (received, rejection) = first_provisional::<Drawn>(text).expect("rejected early");
+    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
+    let early = violations(&rejection);
+    assert_eq!(early[0].pointer, "/center/zz");
+    let whole = violations(&Drawn::from_model(text).unwrap_err());
+    assert!(whole.contains(&early[0]), "{early:?} not in {whole:?}");
+    // Before the tag, nothing below is decided.
+    let untagged_first =
+        r#"{"center": {"since": "2026", "zz": 1, "authors": []}, "type": "circle", "radius": 2}"#;
+    assert!(first_provisional::<Drawn>(untagged_first).is_none());
+}
+
+#[test]
+fn a_finding_below_a_tag_falls_when_the_tag_is_sent_again() {
+    // Under `circle`, `center` is declared and `zz` below it is not; the
+    // tag sent again as `square` makes `center` itself the unknown member.
+    let text = r#"{"type": "circle", "center": {"since": "2026", "zz": 1, "authors": []}, "type": "square", "side": 2}"#;
+    let mut call = ArgsStream::<Drawn>::new();
+    let cut = text.rfind(r#""type""#).unwrap();
+    call.push(&text[..cut]);
+    let early = call.provisional().expect("found below the first tag");
+    assert_eq!(early.certainty, Certainty::UnlessRepeated);
+    assert!(call.rejection().is_none());
+    call.push(&text[cut..]);
+    assert!(call.provisional().is_none() && call.rejection().is_none());
+    let whole = violations(&Drawn::from_model(text).unwrap_err());
+    assert!(whole.iter().all(|v| v.pointer != "/center/zz"));
+    assert_eq!(call.finish(), Drawn::from_model(text));
 }

@@ -692,18 +692,43 @@ pub struct WithSpeed {
 }
 generator!(WithSpeed { speed, leaf, tags });
 
-/// Untagged: an array of string-`enum` items, an object, a string. The
-/// object is a `Shard`, which no array of strings and scalars spells (serde
-/// reads a struct from a sequence too: `["a", 7]` is a `Leaf`, which the
-/// schema does not say).
+/// Two numbers first: no array of strings with one element replaced
+/// spells it (serde reads a struct from a sequence too, `["a", 7]` is a
+/// `Target`, which the schema does not say).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Stretch {
+    pub from: u32,
+    pub to: u32,
+    pub at: Target,
+}
+generator!(Stretch { from, to, at });
+
+/// Untagged: an array of string-`enum` items, an object, a string.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum SpeedsOrShard {
+pub enum SpeedsOrStretch {
     Speeds(Vec<Speed>),
-    Shard(Shard),
+    Stretch(Stretch),
     Name(String),
 }
-generator!(SpeedsOrShard { Speeds(f0), Shard(f0), Name(f0) } enum);
+generator!(SpeedsOrStretch { Speeds(f0), Stretch(f0), Name(f0) } enum);
+
+/// One required member: as a union's branch, serde's externally tagged
+/// variant has this shape, so the plan applies it only to an object that
+/// has the member.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OneMember {
+    pub ports: Vec<u16>,
+}
+generator!(OneMember { ports });
+
+/// Holds a `OneMember`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Holder {
+    pub one: OneMember,
+    pub name: String,
+}
+generator!(Holder { one, name });
 
 /// Unions a container's shape decides (`Option<Leaf>`, the object variant
 /// of an untagged enum) beside ones where the branch has `enum` members or
@@ -711,11 +736,13 @@ generator!(SpeedsOrShard { Speeds(f0), Shard(f0), Name(f0) } enum);
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
 pub struct ShapeUnions {
     pub leaf: Option<Leaf>,
+    pub holder: Option<Holder>,
     pub with_speed: Option<WithSpeed>,
-    pub either: SpeedsOrShard,
+    pub either: SpeedsOrStretch,
 }
 generator!(ShapeUnions {
     leaf,
+    holder,
     with_speed,
     either
 });

@@ -331,29 +331,53 @@ impl SchemaPlan {
     /// as the complete one will, and members can be normalized one by one
     /// as they arrive. `false` when the walk is too long to tell.
     pub(crate) fn binds_by_shape(&self, loc: &Loc) -> bool {
+        self.binds_by(loc, None)
+    }
+
+    /// Binds an object at `loc` by its shape and its member `key` (a tag)
+    /// alone, when no union branch there is picked by anything else: then
+    /// an object holding only that member binds as the complete object
+    /// will, whatever its other members.
+    pub(crate) fn bind_by_tag(&self, loc: &Loc, key: &str, tag: &Value) -> Option<Bound> {
+        if !self.binds_by(loc, Some(key)) {
+            return None;
+        }
+        let mut object = Map::new();
+        object.insert(key.to_owned(), tag.clone());
+        Some(self.bind(loc, &Value::Object(object)))
+    }
+
+    fn binds_by(&self, loc: &Loc, tag: Option<&str>) -> bool {
         let mut seen = Vec::new();
-        self.loc_binds_by_shape(loc, false, &mut seen)
+        self.loc_binds_by(loc, tag, false, &mut seen)
     }
 
     /// `branch`: `loc` applies only where its tags agree (it is, or is
     /// part of, a union's branch).
-    fn loc_binds_by_shape(&self, loc: &Loc, branch: bool, seen: &mut Vec<(NodeId, bool)>) -> bool {
+    fn loc_binds_by(
+        &self,
+        loc: &Loc,
+        tag: Option<&str>,
+        branch: bool,
+        seen: &mut Vec<(NodeId, bool)>,
+    ) -> bool {
         match loc {
             Loc::Any | Loc::Never => true,
-            Loc::Node(id) => self.node_binds_by_shape(*id, branch, seen),
-            Loc::Branch(id) => self.node_binds_by_shape(*id, true, seen),
+            Loc::Node(id) => self.node_binds_by(*id, tag, branch, seen),
+            Loc::Branch(id) => self.node_binds_by(*id, tag, true, seen),
             Loc::All(parts) => parts
                 .iter()
-                .all(|part| self.loc_binds_by_shape(part, branch, seen)),
+                .all(|part| self.loc_binds_by(part, tag, branch, seen)),
             Loc::AnyOf(parts) => parts
                 .iter()
-                .all(|part| self.loc_binds_by_shape(part, true, seen)),
+                .all(|part| self.loc_binds_by(part, tag, true, seen)),
         }
     }
 
-    fn node_binds_by_shape(
+    fn node_binds_by(
         &self,
         id: NodeId,
+        tag: Option<&str>,
         branch: bool,
         seen: &mut Vec<(NodeId, bool)>,
     ) -> bool {
@@ -366,10 +390,13 @@ impl SchemaPlan {
         seen.push((id, branch));
         let node = self.node(id);
         let by_sub = |sub: &Sub, branch: bool, seen: &mut Vec<(NodeId, bool)>| match sub {
-            Sub::Node(child) => self.node_binds_by_shape(*child, branch, seen),
+            Sub::Node(child) => self.node_binds_by(*child, tag, branch, seen),
             Sub::Any | Sub::Never => true,
         };
-        (!branch || (node.tags.is_empty() && node.variant_key.is_none()))
+        let is_tag = |name: &str| Some(name) == tag;
+        (!branch
+            || (node.tags.iter().all(|(name, _)| is_tag(name))
+                && node.variant_key.as_deref().is_none_or(is_tag)))
             && node.conjuncts.iter().all(|sub| by_sub(sub, branch, seen))
             && node
                 .unions

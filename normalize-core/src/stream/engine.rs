@@ -95,6 +95,25 @@ pub(crate) struct Frame {
     refused: bool,
     /// The container's value as parsed so far (members complete).
     built: Built,
+    /// A union of objects its tag member decides (see [`Tagging`]).
+    tagging: Tagging,
+    /// An enclosing container reports its value whole once complete: this
+    /// one and its members report nothing of their own.
+    quiet: bool,
+}
+
+/// Where an object's union waits for, or was decided by, its tag member
+/// (`Sites::by_tag`).
+#[derive(Debug)]
+enum Tagging {
+    /// Not a tagged union, or no longer decidable (the tag was repeated).
+    None,
+    /// The union's site: the tag's value will pick the branch.
+    Awaiting(SiteId),
+    /// Decided by the tag `key` holding `value`: a finding below stands
+    /// only while the tag is not sent again, and the validator words it
+    /// with the tag in the skeleton.
+    Decided { key: Box<str>, value: Value },
 }
 
 impl Frame {
@@ -507,10 +526,8 @@ impl<'s> Core<'s> {
                 frame.count += 1;
                 let location = frame.location.as_ref().map(|at| at.index(index));
                 let mut slot = Slot::default();
-                if frame.settled {
-                    if let (Some(plan), Some(bound)) = (plan, &frame.bound) {
-                        slot.loc = Some(plan.item(bound, index));
-                    }
+                if let (Some(plan), Some(bound)) = (plan, &frame.bound) {
+                    slot.loc = Some(plan.item(bound, index));
                 }
                 if frame.checked {
                     if let (Some(sites), Some(site)) = (sites, frame.slot.site) {
@@ -578,9 +595,13 @@ impl<'s> Core<'s> {
             }
             _ => None,
         };
+        // A location that is itself a union's branch (a member below a
+        // decided union) applies by the value too: an externally tagged
+        // variant's shape only to an object holding its one member.
         let settled = match (&slot.loc, site, plan) {
             (Some(loc), Some(_), Some(plan)) => {
-                (!unions || plan.binds_by_shape(loc)) && !plan.verbatim(loc, dummy)
+                let by_shape = (!unions && matches!(loc, Loc::Node(_))) || plan.binds_by_shape(loc);
+                by_shape && !plan.verbatim(loc, dummy)
             }
             _ => false,
         };
@@ -602,6 +623,16 @@ impl<'s> Core<'s> {
                 (Some(loc), Some(plan)) => !plan.declared(loc).contains(shape),
                 _ => false,
             };
+        let tagging = match (self.checks.sites, slot.site) {
+            (Some(sites), Some(id)) if object && !settled && sites.tag_key(id).is_some() => {
+                Tagging::Awaiting(id)
+            }
+            _ => Tagging::None,
+        };
+        let quiet = self
+            .frames
+            .last()
+            .is_some_and(|parent| parent.quiet || !parent.settled);
         self.frames.push(Frame {
             object,
             location,
@@ -617,7 +648,55 @@ impl<'s> Core<'s> {
             resume: at + 1,
             refused,
             built: Built::new(object),
+            tagging,
+            quiet,
         });
+    }
+
+    /// The tag member of the innermost object, when its union awaits it,
+    /// is complete: the branch its value selects is taken, and members
+    /// that follow are checked against it (not normalized one by one: the
+    /// object's value still comes whole).
+    fn decide_by_tag(&mut self, value: &Value) {
+        let (Some(sites), Some(plan)) = (self.checks.sites, self.checks.plan) else {
+            return;
+        };
+        let depth = self.frames.len();
+        let parent_checked = depth < 2 || self.frames[depth - 2].checked;
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        let Tagging::Awaiting(union) = frame.tagging else {
+            return;
+        };
+        let Some(key) = sites.tag_key(union) else {
+            return;
+        };
+        if frame.key != key {
+            return;
+        }
+        frame.tagging = Tagging::None;
+        // A tag normalization would change is left to the end.
+        let plain = value
+            .as_str()
+            .is_some_and(|text| !crate::entities::has_reference_candidate(text.as_bytes()));
+        let (true, Some(loc)) = (plain, &frame.slot.loc) else {
+            return;
+        };
+        let Some(decided) = sites.by_tag(union, value) else {
+            return;
+        };
+        let Some(bound) = plan.bind_by_tag(loc, key, value) else {
+            return;
+        };
+        let site = sites.site(decided);
+        frame.bound = Some(bound);
+        frame.slot.site = Some(decided);
+        frame.checked = parent_checked && !site.open && !site.never;
+        frame.tagging = Tagging::Decided {
+            key: Box::from(key),
+            value: value.clone(),
+        };
     }
 
     fn read_key(&mut self, token: Token<'_>) {
@@ -642,15 +721,20 @@ impl<'s> Core<'s> {
             self.intact = false;
         }
         let frame = &mut self.frames[top];
+        if matches!(&frame.tagging, Tagging::Decided { key: tag, .. } if **tag == *key) {
+            // The tag sent again may select another branch: nothing below
+            // is decided any more (findings anchored to it went above).
+            frame.tagging = Tagging::None;
+            frame.bound = None;
+            frame.checked = false;
+        }
         frame.count += 1;
         frame.key.clear();
         frame.key.push_str(key);
         frame.member = frame.location.as_ref().map(|at| at.key(key));
         let mut child = Slot::default();
-        if frame.settled {
-            if let (Some(plan), Some(bound)) = (plan, &frame.bound) {
-                child.loc = Some(plan.member(bound, key));
-            }
+        if let (Some(plan), Some(bound)) = (plan, &frame.bound) {
+            child.loc = Some(plan.member(bound, key));
         }
         let mut forbidden = false;
         if frame.checked {
@@ -665,6 +749,9 @@ impl<'s> Core<'s> {
         frame.child = child;
         if forbidden && checking {
             let mut object = Map::new();
+            if let Tagging::Decided { key: tag, value } = &self.frames[top].tagging {
+                object.insert(tag.to_string(), value.clone());
+            }
             object.insert(key.to_owned(), Value::Null);
             self.report(Value::Object(object), top, top + 1, false);
         }
@@ -681,6 +768,23 @@ impl<'s> Core<'s> {
             self.suspect = true;
             self.intact = false;
             return;
+        };
+        if self
+            .frames
+            .last()
+            .is_some_and(|frame| matches!(frame.tagging, Tagging::Awaiting(_)))
+        {
+            self.decide_by_tag(&value);
+        }
+        // Below a container reported whole, members report nothing.
+        let loud = self
+            .frames
+            .last()
+            .is_none_or(|frame| frame.settled && !frame.quiet);
+        let (location, on_event) = if loud {
+            (location, on_event)
+        } else {
+            (None, None)
         };
         if let (Some(loc), Some(plan)) = (slot.loc, self.checks.plan) {
             let site = match (checking, self.checks.sites, slot.site) {
@@ -797,7 +901,7 @@ impl<'s> Core<'s> {
                 }
             }
         }
-        let recording = frame.location.is_some() || on_event.is_some();
+        let recording = (frame.location.is_some() || on_event.is_some()) && !frame.quiet;
         if let (true, Some(loc)) = (recording, &frame.slot.loc) {
             if frame.settled {
                 let shape = if frame.object {
@@ -863,6 +967,11 @@ impl<'s> Core<'s> {
         for frame in self.frames[..depth].iter().rev() {
             value = if frame.object {
                 let mut object = Map::new();
+                // The tag that decided a union: without it the validator
+                // would report the union, not the branch.
+                if let Tagging::Decided { key, value: tag } = &frame.tagging {
+                    object.insert(key.to_string(), tag.clone());
+                }
                 object.insert(frame.key.clone(), value);
                 Value::Object(object)
             } else {
@@ -890,12 +999,19 @@ impl<'s> Core<'s> {
         };
         // The objects on the path (the key's own object excepted for a key
         // finding) may still repeat the key the path goes through.
-        let anchors: Vec<(usize, String)> = self.frames[..depth]
+        let mut anchors: Vec<(usize, String)> = self.frames[..depth]
             .iter()
             .enumerate()
             .filter(|(_, frame)| frame.object)
             .map(|(i, frame)| (i, frame.key.clone()))
             .collect();
+        // Likewise the tags that decided unions on the path.
+        let reach = at.min(self.frames.len());
+        for (i, frame) in self.frames[..reach].iter().enumerate() {
+            if let Tagging::Decided { key, .. } = &frame.tagging {
+                anchors.push((i, key.to_string()));
+            }
+        }
         let finding = Finding::Invalid(violation);
         if anchors.is_empty() {
             self.settle(finding);

@@ -187,10 +187,11 @@ pub enum Certainty {
     /// documentation for the precise statement).
     Certain,
     /// The same, unless the model later sends again a key on the path of
-    /// the rejected value: a repeated key replaces the earlier member in
-    /// the whole text (as the parser reads JSON), and the rejected value
-    /// with it. It becomes [`Certainty::Certain`] when the enclosing
-    /// objects close without repeating it.
+    /// the rejected value, or the tag member of a tagged union on it: a
+    /// repeated key replaces the earlier member in the whole text (as the
+    /// parser reads JSON), and the rejected value with it, or picks another
+    /// branch. It becomes [`Certainty::Certain`] when the enclosing objects
+    /// close without repeating them.
     UnlessRepeated,
 }
 

@@ -73,20 +73,32 @@
 //! Only where the schema there is known before the value is complete: every
 //! enclosing location's subschemas apply whatever the rest of the value is
 //! (`properties`, `items`, `prefixItems`, `additionalProperties`, `$ref`,
-//! `allOf`). An `anyOf`/`oneOf` counts when the container's shape alone
-//! picks its branch and the validator's report would name that branch
-//! whatever follows: one branch admits an object (or an array), every other
-//! refuses it by `type`, `const` or `enum`, and neither that branch's value
-//! nor a direct member or element is constrained by `const`/`enum` (a tag,
-//! whose failure makes the report name the union instead). So an
-//! `Option<Struct>` holding an object, or an untagged enum's one object
-//! variant, is checked as it arrives; a group of branches that only
+//! `allOf`). A union (`anyOf`/`oneOf`) counts once its branch is picked
+//! and the validator's report would name that branch whatever follows:
+//!
+//! - **by the container's shape**: one branch admits an object (or an
+//!   array), every other refuses it by `type`, `const` or `enum`. An
+//!   `Option<Struct>` holding an object, an untagged enum's one object
+//!   variant.
+//! - **by a tag member**: every object branch fixes the same member to
+//!   string values no other branch allows (serde's internally and
+//!   adjacently tagged enums). Once that member is complete, with a value
+//!   normalization leaves alone, the members after it are checked against
+//!   its branch; the tag is put in the skeleton the validator words a
+//!   finding from, and the finding stands only while the tag is not sent
+//!   again (see **Repeated keys**).
+//!
+//! Either way, the branch taken constrains no direct member or element but
+//! the tag by `const`/`enum` (the report names the union, not the branch,
+//! when such a member fails), and below it no branch is picked by a tag the
+//! plan would read from members not yet seen. A group of branches that only
 //! require names (a required field's aliases) constrains no member and is
-//! left to the end. Below any other `anyOf`/`oneOf` (a tagged enum, a
-//! struct with a unit-enum member in an `Option`), `patternProperties`,
-//! `if`/`then`, `dependentSchemas`, or a remote reference, nothing is
-//! rejected before the end: which subschema applies, and how the validator
-//! words a failure there, depends on the whole value.
+//! left to the end. Below any other `anyOf`/`oneOf` (an externally tagged
+//! enum, a struct with a unit-enum member in an `Option`, a tag that comes
+//! after the members), `patternProperties`, `if`/`then`,
+//! `dependentSchemas`, or a remote reference, nothing is rejected before
+//! the end: which subschema applies, and how the validator words a failure
+//! there, depends on the whole value.
 //!
 //! The rejection is worded by the validator itself: the stream validates a
 //! skeleton of the arguments holding only the path to the refused value,
@@ -118,10 +130,12 @@
 //! member (at any depth) is certain only once every enclosing object has
 //! closed without sending that member's key again: until then it is an
 //! early rejection with [`Certainty::UnlessRepeated`], which
-//! `provisional()` returns and `rejection()` does not. Statements 1 and 2
-//! hold for it on every continuation that does not repeat a key on its
-//! path; it becomes [`Certainty::Certain`] when the objects close, and is
-//! dropped if a key is repeated. Keys forbidden in the root object, values
+//! `provisional()` returns and `rejection()` does not. The same holds for a
+//! value below a union its tag decided, with the tag's key: sent again, it
+//! may pick another branch. Statements 1 and 2 hold for it on every
+//! continuation that does not repeat a key on its path or such a tag; it
+//! becomes [`Certainty::Certain`] when the objects close, and is dropped if
+//! one of those keys is repeated. Keys forbidden in the root object, values
 //! of the root array, syntax, limits and unknown tools are certain at once.
 //!
 //! Not early: a missing required member (the end decides), bounds such as

@@ -9,10 +9,12 @@
 //! `oneOf`, `if`, `not`, `dependentSchemas`, `dependentRequired`,
 //! `patternProperties`, `unevaluatedItems`, dynamic or remote references) is
 //! *open*, and nothing below it is decided before its value is complete.
-//! Two kinds of union are the exception: a group whose branches only
+//! Three kinds of union are the exception: a group whose branches only
 //! require names (how the derive declares a required field's aliases)
-//! opens nothing, and a union that the shape of the container found there
-//! decides resolves to that branch's site ([`Sites::resolved`]).
+//! opens nothing; a union that the shape of the container found there
+//! decides resolves to that branch's site ([`Sites::resolved`]); and a
+//! union of objects a tag member decides resolves once the tag's value is
+//! known ([`Sites::by_tag`]).
 //!
 //! Compiled once per schema into [`Sites`]: every location reachable through
 //! closed sites, with its members' and elements' sites looked up by name,
@@ -62,6 +64,9 @@ pub(crate) struct Site<'s> {
     /// the unions are the only reason this site is open and their branches
     /// are told apart by that shape alone (see [`Sites::resolved`]).
     resolved: [Option<SiteId>; 2],
+    /// Where an object's union is decided by a tag member instead: its
+    /// name, and the site each of its values selects.
+    tagged: Option<Tagged<'s>>,
     /// The `anyOf`/`oneOf` groups that open this site.
     groups: Vec<&'s [Value]>,
     /// Open only because of `groups`.
@@ -76,6 +81,16 @@ pub(crate) struct Site<'s> {
     /// What elements get, by index, then past the prefix.
     prefix: Vec<Child>,
     rest: Child,
+}
+
+/// A union of objects each branch of which fixes one member (the tag) to
+/// values no other branch allows, as serde's internally and adjacently
+/// tagged enums are declared.
+#[derive(Debug)]
+struct Tagged<'s> {
+    key: Box<str>,
+    /// Each branch's tag values, and the site with that branch.
+    branches: Vec<(&'s [Value], SiteId)>,
 }
 
 /// A schema document's sites.
@@ -93,12 +108,14 @@ impl<'s> Sites<'s> {
             known: HashMap::new(),
             todo: Vec::new(),
             decided: Vec::new(),
+            tag_candidates: Vec::new(),
         };
         builder.intern(vec![root]);
         while let Some(todo) = builder.todo.pop() {
             builder.fill(todo);
         }
         builder.confirm_decided();
+        builder.confirm_tags();
         Sites {
             sites: builder.sites,
         }
@@ -128,6 +145,27 @@ impl<'s> Sites<'s> {
     /// `const`/`enum`.
     pub(crate) fn resolved(&self, site: SiteId, object: bool) -> SiteId {
         self.site(site).resolved[usize::from(!object)].unwrap_or(site)
+    }
+
+    /// The member whose value decides the union of objects at `site`, if
+    /// one does (see [`Sites::by_tag`]).
+    pub(crate) fn tag_key(&self, site: SiteId) -> Option<&str> {
+        self.site(site).tagged.as_ref().map(|tagged| &*tagged.key)
+    }
+
+    /// The site of an object at `site` whose tag member is `value`: the
+    /// union resolved to the branch that allows it. As with
+    /// [`Sites::resolved`], only where the validator's report names that
+    /// branch whatever the object's other members are: every other branch
+    /// refuses the tag by `const`/`enum` (or the object by `type`), and
+    /// the branch constrains no other direct member by `const`/`enum`.
+    pub(crate) fn by_tag(&self, site: SiteId, value: &Value) -> Option<SiteId> {
+        let tagged = self.site(site).tagged.as_ref()?;
+        tagged
+            .branches
+            .iter()
+            .find(|(allowed, _)| allowed.contains(value))
+            .map(|(_, id)| *id)
     }
 
     /// What member `key` of an object at `site` finds.
@@ -185,6 +223,9 @@ struct Builder<'s> {
     /// compiled: (site, shape index, the site with the branches, the
     /// branches' own sites).
     decided: Vec<(SiteId, usize, SiteId, Vec<Child>)>,
+    /// Unions of several object branches a tag may decide, likewise:
+    /// (site, each branch's own site and the site with it).
+    tag_candidates: Vec<(SiteId, Vec<(Child, Child)>)>,
 }
 
 /// A site to fill: its id, the subschema objects that apply there, and the
@@ -438,6 +479,24 @@ impl<'s> Builder<'s> {
             .iter()
             .map(|p| *p as *const Map<String, Value>)
             .collect();
+        if let [group] = groups.as_slice() {
+            let objects: Parts<'s> = group
+                .iter()
+                .filter(|b| self.admits(b, "object", 0))
+                .collect();
+            if objects.len() >= 2 {
+                let branches = objects
+                    .into_iter()
+                    .map(|branch| {
+                        let own = self.intern(vec![branch]);
+                        let mut schemas = sources.clone();
+                        schemas.push(branch);
+                        (own, self.intern_skipping(schemas, &skip))
+                    })
+                    .collect();
+                self.tag_candidates.push((id, branches));
+            }
+        }
         for (shape, kind) in [(0, "object"), (1, "array")] {
             let mut chosen: Parts<'s> = Vec::new();
             for group in &groups {
@@ -525,6 +584,76 @@ impl<'s> Builder<'s> {
             });
             if confirmed {
                 self.sites[id as usize].resolved[shape] = Some(decided);
+            }
+        }
+    }
+
+    /// Keeps a union of object branches as tagged where one member name is
+    /// a tag in every branch (its values, strings, fixed by one `const` or
+    /// `enum`, no value in two branches) and each branch, like a decided
+    /// union's, constrains no other direct member by `const`/`enum`.
+    fn confirm_tags(&mut self) {
+        for (id, branches) in std::mem::take(&mut self.tag_candidates) {
+            let sites = &self.sites;
+            let own: Option<Vec<&Site<'s>>> = branches
+                .iter()
+                .map(|(own, _)| match own {
+                    Child::Known(b) => Some(&sites[*b as usize]),
+                    _ => None,
+                })
+                .collect();
+            let Some(own) = own else { continue };
+            let tag_values = |site: &Site<'s>, key: &str| -> Option<&'s [Value]> {
+                let Some(Child::Known(tag)) = site.members.get(key) else {
+                    return None;
+                };
+                let tag = &sites[tag as usize];
+                let values: &'s [Value] = match (tag.enums.as_slice(), tag.consts.as_slice()) {
+                    ([values], []) => values,
+                    ([], [value]) => std::slice::from_ref(*value),
+                    _ => return None,
+                };
+                values.iter().all(Value::is_string).then_some(values)
+            };
+            let plain = |child: Child| match child {
+                Child::Forbidden => true,
+                Child::Known(c) => !sites[c as usize].constrains_value(),
+                Child::Unknown => false,
+            };
+            let Some(first) = own.first() else { continue };
+            let key = first
+                .members
+                .iter()
+                .map(|(name, _)| name)
+                .find(|name| own.iter().all(|site| tag_values(site, name).is_some()));
+            let Some(key) = key else { continue };
+            let mut seen: Vec<&Value> = Vec::new();
+            let mut table = Vec::new();
+            for (site, (_, with)) in own.iter().zip(&branches) {
+                let (Some(values), Child::Known(with)) = (tag_values(site, key), with) else {
+                    break;
+                };
+                let alone = !site.never
+                    && !site.open
+                    && !site.constrains_value()
+                    && site
+                        .members
+                        .iter()
+                        .filter(|(name, _)| *name != key)
+                        .all(|(_, child)| plain(child))
+                    && plain(site.other);
+                if !alone || values.iter().any(|v| seen.contains(&v)) {
+                    break;
+                }
+                seen.extend(values);
+                table.push((values, *with));
+            }
+            if table.len() == branches.len() {
+                let key = Box::from(key);
+                self.sites[id as usize].tagged = Some(Tagged {
+                    key,
+                    branches: table,
+                });
             }
         }
     }
