@@ -657,6 +657,7 @@ impl<'s> Core<'s> {
     /// is complete: the branch its value selects is taken, and members
     /// that follow are checked against it (not normalized one by one: the
     /// object's value still comes whole).
+    #[cold]
     fn decide_by_tag(&mut self, value: &Value) {
         let (Some(sites), Some(plan)) = (self.checks.sites, self.checks.plan) else {
             return;
@@ -769,18 +770,17 @@ impl<'s> Core<'s> {
             self.intact = false;
             return;
         };
-        if self
-            .frames
-            .last()
-            .is_some_and(|frame| matches!(frame.tagging, Tagging::Awaiting(_)))
-        {
+        // Below a container reported whole, members report nothing.
+        let (loud, awaiting) = match self.frames.last() {
+            None => (true, false),
+            Some(frame) => (
+                frame.settled && !frame.quiet,
+                matches!(frame.tagging, Tagging::Awaiting(_)),
+            ),
+        };
+        if awaiting {
             self.decide_by_tag(&value);
         }
-        // Below a container reported whole, members report nothing.
-        let loud = self
-            .frames
-            .last()
-            .is_none_or(|frame| frame.settled && !frame.quiet);
         let (location, on_event) = if loud {
             (location, on_event)
         } else {
