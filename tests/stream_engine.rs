@@ -47,16 +47,25 @@ fn stream_bytes(text: &str) -> ArgsStream<Search> {
 }
 
 /// Feeds one byte at a time and returns the bytes received when the first
-/// certain rejection appeared, with it.
-fn first_rejection(text: &str) -> Option<(usize, ArgsError)> {
-    let mut call = ArgsStream::<Search>::new();
+/// rejection appeared (certain only, or `provisional` too), with it.
+fn first_early<T: ToolArgs>(text: &str, provisional: bool) -> Option<(usize, ArgsError)> {
+    let mut call = ArgsStream::<T>::new();
     for byte in text.as_bytes() {
         call.push_bytes(std::slice::from_ref(byte));
-        if let Some(early) = call.rejection() {
+        let early = if provisional {
+            call.provisional()
+        } else {
+            call.rejection()
+        };
+        if let Some(early) = early {
             return Some((early.received, early.rejection));
         }
     }
     None
+}
+
+fn first_rejection(text: &str) -> Option<(usize, ArgsError)> {
+    first_early::<Search>(text, false)
 }
 
 fn violations(error: &ArgsError) -> Vec<toolargs::Violation> {
@@ -425,17 +434,8 @@ enum DocumentThenMode {
     Name(String),
 }
 
-/// The first rejection of `text` fed one byte at a time, certain or
-/// provisional, with the bytes received then.
 fn first_provisional<T: ToolArgs>(text: &str) -> Option<(usize, ArgsError)> {
-    let mut call = ArgsStream::<T>::new();
-    for byte in text.as_bytes() {
-        call.push_bytes(std::slice::from_ref(byte));
-        if let Some(found) = call.provisional() {
-            return Some((found.received, found.rejection));
-        }
-    }
-    None
+    first_early::<T>(text, true)
 }
 
 #[test]
