@@ -521,3 +521,40 @@ fn a_finding_below_a_tag_falls_when_the_tag_is_sent_again() {
     assert!(whole.iter().all(|v| v.pointer != "/center/zz"));
     assert_eq!(call.finish(), Drawn::from_model(text));
 }
+
+/// Externally tagged: the object's one key names the variant.
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Act {
+    Create { name: String, filter: Filter },
+    Delete { id: u32 },
+    Noop,
+}
+
+#[test]
+fn an_externally_tagged_variant_is_checked_once_its_key_is_complete() {
+    let text = r#"{"create": {"name": "a", "filter": {"since": "x", "zz": 1, "authors": []}}}"#;
+    let (received, rejection) = first_provisional::<Act>(text).expect("rejected early");
+    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
+    let early = violations(&rejection);
+    assert_eq!(early[0].pointer, "/create/filter/zz");
+    let whole = violations(&Act::from_model(text).unwrap_err());
+    assert!(whole.contains(&early[0]), "{early:?} not in {whole:?}");
+}
+
+#[test]
+fn a_finding_below_a_variant_key_falls_when_another_key_arrives() {
+    // With a second variant key the object matches no variant, and the
+    // whole call is reported at the union.
+    let text = r#"{"create": {"name": "a", "zz": 1, "filter": {"since": "x", "authors": []}}, "delete": {"id": 1}}"#;
+    let mut call = ArgsStream::<Act>::new();
+    let cut = text.find(r#""delete""#).unwrap();
+    call.push(&text[..cut]);
+    let early = call.provisional().expect("found below the variant key");
+    assert_eq!(violations(&early.rejection)[0].pointer, "/create/zz");
+    call.push(&text[cut..]);
+    assert!(call.provisional().is_none() && call.rejection().is_none());
+    let whole = violations(&Act::from_model(text).unwrap_err());
+    assert!(whole.iter().all(|v| v.pointer != "/create/zz"), "{whole:?}");
+    assert_eq!(call.finish(), Act::from_model(text));
+}

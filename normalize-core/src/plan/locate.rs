@@ -347,6 +347,56 @@ impl SchemaPlan {
         Some(self.bind(loc, &Value::Object(object)))
     }
 
+    /// Binds an object at `loc` holding member `key` alone, when no union
+    /// branch there is picked by a tag's value (only by which members are
+    /// present): then it binds as the complete object will while that is
+    /// its only member.
+    pub(crate) fn bind_by_key(&self, loc: &Loc, key: &str) -> Option<Bound> {
+        let mut seen = Vec::new();
+        if !self.untagged_branches(loc, false, &mut seen) {
+            return None;
+        }
+        let mut object = Map::new();
+        object.insert(key.to_owned(), Value::Null);
+        Some(self.bind(loc, &Value::Object(object)))
+    }
+
+    /// Whether no union branch at `loc` has a tag property.
+    fn untagged_branches(&self, loc: &Loc, branch: bool, seen: &mut Vec<(NodeId, bool)>) -> bool {
+        let node_ok = |id: NodeId, branch: bool, seen: &mut Vec<(NodeId, bool)>| {
+            if seen.contains(&(id, branch)) {
+                return true;
+            }
+            if seen.len() == PATH_DEPTH {
+                return false;
+            }
+            seen.push((id, branch));
+            let node = self.node(id);
+            let by_sub = |sub: &Sub, branch: bool, seen: &mut Vec<(NodeId, bool)>| match sub {
+                Sub::Node(child) => self.untagged_branches(&Loc::Node(*child), branch, seen),
+                Sub::Any | Sub::Never => true,
+            };
+            (!branch || node.tags.is_empty())
+                && node.conjuncts.iter().all(|sub| by_sub(sub, branch, seen))
+                && node
+                    .unions
+                    .iter()
+                    .flatten()
+                    .all(|sub| by_sub(sub, true, seen))
+        };
+        match loc {
+            Loc::Any | Loc::Never => true,
+            Loc::Node(id) => node_ok(*id, branch, seen),
+            Loc::Branch(id) => node_ok(*id, true, seen),
+            Loc::All(parts) => parts
+                .iter()
+                .all(|part| self.untagged_branches(part, branch, seen)),
+            Loc::AnyOf(parts) => parts
+                .iter()
+                .all(|part| self.untagged_branches(part, true, seen)),
+        }
+    }
+
     fn binds_by(&self, loc: &Loc, tag: Option<&str>) -> bool {
         let mut seen = Vec::new();
         self.loc_binds_by(loc, tag, false, &mut seen)

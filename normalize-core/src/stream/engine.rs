@@ -50,8 +50,10 @@ pub(crate) struct Found {
 struct Provisional {
     found: Found,
     /// The open objects on the finding's path (stack index, and the key
-    /// of the member the path goes through).
-    anchors: Vec<(usize, String)>,
+    /// whose sending again drops the finding: the member the path goes
+    /// through, a tag; `None`: any key, in an object its first key
+    /// decided).
+    anchors: Vec<(usize, Option<String>)>,
 }
 
 /// What the schemas say at one location.
@@ -114,6 +116,12 @@ enum Tagging {
     /// only while the tag is not sent again, and the validator words it
     /// with the tag in the skeleton.
     Decided { key: Box<str>, value: Value },
+    /// The union's site: the object's first key will pick the branch
+    /// (`Sites::by_key`).
+    AwaitingKey(SiteId),
+    /// Decided by its first key: a finding below stands only while no
+    /// other key arrives.
+    DecidedByKey,
 }
 
 impl Frame {
@@ -624,8 +632,14 @@ impl<'s> Core<'s> {
                 _ => false,
             };
         let tagging = match (self.checks.sites, slot.site) {
-            (Some(sites), Some(id)) if object && !settled && sites.tag_key(id).is_some() => {
-                Tagging::Awaiting(id)
+            (Some(sites), Some(id)) if object && !settled => {
+                if sites.tag_key(id).is_some() {
+                    Tagging::Awaiting(id)
+                } else if sites.keyed(id) {
+                    Tagging::AwaitingKey(id)
+                } else {
+                    Tagging::None
+                }
             }
             _ => Tagging::None,
         };
@@ -700,6 +714,48 @@ impl<'s> Core<'s> {
         };
     }
 
+    /// The innermost object's first key is complete, and its union is
+    /// decided by which member it holds: that branch is taken while the
+    /// object holds that member alone.
+    #[cold]
+    fn decide_by_key(&mut self, key: &str) {
+        let (Some(sites), Some(plan)) = (self.checks.sites, self.checks.plan) else {
+            return;
+        };
+        let depth = self.frames.len();
+        let parent_checked = depth < 2 || self.frames[depth - 2].checked;
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        let Tagging::AwaitingKey(union) = frame.tagging else {
+            return;
+        };
+        frame.tagging = Tagging::None;
+        if frame.count != 0 {
+            return;
+        }
+        let (Some(decided), Some(loc)) = (sites.by_key(union, key), &frame.slot.loc) else {
+            return;
+        };
+        let Some(bound) = plan.bind_by_key(loc, key) else {
+            return;
+        };
+        let site = sites.site(decided);
+        frame.bound = Some(bound);
+        frame.slot.site = Some(decided);
+        frame.checked = parent_checked && !site.open && !site.never;
+        frame.tagging = Tagging::DecidedByKey;
+    }
+
+    /// A key that may change which branch a decided union takes: nothing
+    /// below is decided any more (findings anchored to it were dropped).
+    fn undecide(&mut self, top: usize) {
+        let frame = &mut self.frames[top];
+        frame.tagging = Tagging::None;
+        frame.bound = None;
+        frame.checked = false;
+    }
+
     fn read_key(&mut self, token: Token<'_>) {
         let Some(key) = decode_key(token) else {
             self.suspect = true;
@@ -710,8 +766,11 @@ impl<'s> Core<'s> {
         // A repeated key replaces the member's value: findings inside the
         // earlier value no longer hold.
         if !self.provisional.is_empty() {
-            self.provisional
-                .retain(|p| !p.anchors.iter().any(|(i, at)| *i == top && at == key));
+            self.provisional.retain(|p| {
+                !p.anchors
+                    .iter()
+                    .any(|(i, at)| *i == top && at.as_deref().is_none_or(|at| at == key))
+            });
         }
         let sites = self.checks.sites;
         let plan = self.checks.plan;
@@ -721,14 +780,14 @@ impl<'s> Core<'s> {
             // (a raw value, an arbitrary-precision number) its own way.
             self.intact = false;
         }
-        let frame = &mut self.frames[top];
-        if matches!(&frame.tagging, Tagging::Decided { key: tag, .. } if **tag == *key) {
-            // The tag sent again may select another branch: nothing below
-            // is decided any more (findings anchored to it went above).
-            frame.tagging = Tagging::None;
-            frame.bound = None;
-            frame.checked = false;
+        match &self.frames[top].tagging {
+            Tagging::AwaitingKey(_) => self.decide_by_key(key),
+            Tagging::DecidedByKey => self.undecide(top),
+            // The tag sent again may select another branch.
+            Tagging::Decided { key: tag, .. } if **tag == *key => self.undecide(top),
+            _ => {}
         }
+        let frame = &mut self.frames[top];
         frame.count += 1;
         frame.key.clear();
         frame.key.push_str(key);
@@ -999,17 +1058,20 @@ impl<'s> Core<'s> {
         };
         // The objects on the path (the key's own object excepted for a key
         // finding) may still repeat the key the path goes through.
-        let mut anchors: Vec<(usize, String)> = self.frames[..depth]
+        let mut anchors: Vec<(usize, Option<String>)> = self.frames[..depth]
             .iter()
             .enumerate()
             .filter(|(_, frame)| frame.object)
-            .map(|(i, frame)| (i, frame.key.clone()))
+            .map(|(i, frame)| (i, Some(frame.key.clone())))
             .collect();
-        // Likewise the tags that decided unions on the path.
+        // Likewise what decided unions on the path: a tag, or (any key) the
+        // object's only member.
         let reach = at.min(self.frames.len());
         for (i, frame) in self.frames[..reach].iter().enumerate() {
-            if let Tagging::Decided { key, .. } = &frame.tagging {
-                anchors.push((i, key.to_string()));
+            match &frame.tagging {
+                Tagging::Decided { key, .. } => anchors.push((i, Some(key.to_string()))),
+                Tagging::DecidedByKey => anchors.push((i, None)),
+                _ => {}
             }
         }
         let finding = Finding::Invalid(violation);

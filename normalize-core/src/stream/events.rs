@@ -187,11 +187,13 @@ pub enum Certainty {
     /// documentation for the precise statement).
     Certain,
     /// The same, unless the model later sends again a key on the path of
-    /// the rejected value, or the tag member of a tagged union on it: a
+    /// the rejected value, or the tag member of a tagged union on it, or
+    /// any second key in an externally tagged variant's object on it: a
     /// repeated key replaces the earlier member in the whole text (as the
-    /// parser reads JSON), and the rejected value with it, or picks another
-    /// branch. It becomes [`Certainty::Certain`] when the enclosing objects
-    /// close without repeating them.
+    /// parser reads JSON), and the rejected value with it; a tag or a
+    /// second key changes which branch the union takes. It becomes
+    /// [`Certainty::Certain`] when the enclosing objects close without
+    /// them.
     UnlessRepeated,
 }
 

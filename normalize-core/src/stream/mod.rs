@@ -87,15 +87,20 @@
 //!   its branch; the tag is put in the skeleton the validator words a
 //!   finding from, and the finding stands only while the tag is not sent
 //!   again (see **Repeated keys**).
+//! - **by the object's first key**: every object branch declares one
+//!   member, requires it and allows nothing else, each a different one
+//!   (serde's externally tagged variants with data). The key decides the
+//!   branch while the object holds that member alone: a finding below
+//!   stands only until another key arrives in that object.
 //!
 //! Either way, the branch taken constrains no direct member or element but
 //! the tag by `const`/`enum` (the report names the union, not the branch,
 //! when such a member fails), and below it no branch is picked by a tag the
 //! plan would read from members not yet seen. A group of branches that only
 //! require names (a required field's aliases) constrains no member and is
-//! left to the end. Below any other `anyOf`/`oneOf` (an externally tagged
-//! enum, a struct with a unit-enum member in an `Option`, a tag that comes
-//! after the members), `patternProperties`, `if`/`then`,
+//! left to the end. Below any other `anyOf`/`oneOf` (a struct with a
+//! unit-enum member in an `Option`, a tag that comes after the members, a
+//! union inside an `Option`), `patternProperties`, `if`/`then`,
 //! `dependentSchemas`, or a remote reference, nothing is rejected before
 //! the end: which subschema applies, and how the validator words a failure
 //! there, depends on the whole value.
@@ -131,11 +136,12 @@
 //! closed without sending that member's key again: until then it is an
 //! early rejection with [`Certainty::UnlessRepeated`], which
 //! `provisional()` returns and `rejection()` does not. The same holds for a
-//! value below a union its tag decided, with the tag's key: sent again, it
-//! may pick another branch. Statements 1 and 2 hold for it on every
-//! continuation that does not repeat a key on its path or such a tag; it
-//! becomes [`Certainty::Certain`] when the objects close, and is dropped if
-//! one of those keys is repeated. Keys forbidden in the root object, values
+//! value below a union its tag decided, with the tag's key (sent again, it
+//! may pick another branch), and below a union an object's first key
+//! decided, with any further key of that object. Statements 1 and 2 hold
+//! for it on every continuation that sends none of those keys; it becomes
+//! [`Certainty::Certain`] when the objects close, and is dropped when one
+//! of them arrives. Keys forbidden in the root object, values
 //! of the root array, syntax, limits and unknown tools are certain at once.
 //!
 //! Not early: a missing required member (the end decides), bounds such as

@@ -9,12 +9,13 @@
 //! `oneOf`, `if`, `not`, `dependentSchemas`, `dependentRequired`,
 //! `patternProperties`, `unevaluatedItems`, dynamic or remote references) is
 //! *open*, and nothing below it is decided before its value is complete.
-//! Three kinds of union are the exception: a group whose branches only
-//! require names (how the derive declares a required field's aliases)
-//! opens nothing; a union that the shape of the container found there
-//! decides resolves to that branch's site ([`Sites::resolved`]); and a
-//! union of objects a tag member decides resolves once the tag's value is
-//! known ([`Sites::by_tag`]).
+//! Some unions are the exception: a group whose branches only require
+//! names (how the derive declares a required field's aliases) opens
+//! nothing; a union that the shape of the container found there decides
+//! resolves to that branch's site ([`Sites::resolved`]); a union of objects
+//! a tag member decides resolves once the tag's value is known
+//! ([`Sites::by_tag`]), and one its objects' single member decides, once
+//! the first key is ([`Sites::by_key`]).
 //!
 //! Compiled once per schema into [`Sites`]: every location reachable through
 //! closed sites, with its members' and elements' sites looked up by name,
@@ -67,6 +68,10 @@ pub(crate) struct Site<'s> {
     /// Where an object's union is decided by a tag member instead: its
     /// name, and the site each of its values selects.
     tagged: Option<Tagged<'s>>,
+    /// Where an object's union is decided by which one member it holds
+    /// instead (serde's externally tagged enums): each branch's member
+    /// name, and the site with that branch.
+    keyed: Option<Vec<(Box<str>, SiteId)>>,
     /// The `anyOf`/`oneOf` groups that open this site.
     groups: Vec<&'s [Value]>,
     /// Open only because of `groups`.
@@ -109,6 +114,7 @@ impl<'s> Sites<'s> {
             todo: Vec::new(),
             decided: Vec::new(),
             tag_candidates: Vec::new(),
+            key_candidates: Vec::new(),
         };
         builder.intern(vec![root]);
         while let Some(todo) = builder.todo.pop() {
@@ -116,6 +122,7 @@ impl<'s> Sites<'s> {
         }
         builder.confirm_decided();
         builder.confirm_tags();
+        builder.confirm_keys();
         Sites {
             sites: builder.sites,
         }
@@ -165,6 +172,26 @@ impl<'s> Sites<'s> {
             .branches
             .iter()
             .find(|(allowed, _)| allowed.contains(value))
+            .map(|(_, id)| *id)
+    }
+
+    /// Whether the union of objects at `site` is decided by its first key
+    /// (see [`Sites::by_key`]).
+    pub(crate) fn keyed(&self, site: SiteId) -> bool {
+        self.site(site).keyed.is_some()
+    }
+
+    /// The site of an object at `site` whose first member is `key`: the
+    /// branch that declares only that member (and requires it, and allows
+    /// nothing else). The validator's report names that branch while the
+    /// object holds that member alone: every other branch misses the member
+    /// it requires. So what is found below holds only until another key
+    /// arrives in the object.
+    pub(crate) fn by_key(&self, site: SiteId, key: &str) -> Option<SiteId> {
+        let keyed = self.site(site).keyed.as_ref()?;
+        keyed
+            .iter()
+            .find(|(name, _)| **name == *key)
             .map(|(_, id)| *id)
     }
 
@@ -226,7 +253,14 @@ struct Builder<'s> {
     /// Unions of several object branches a tag may decide, likewise:
     /// (site, each branch's own site and the site with it).
     tag_candidates: Vec<(SiteId, Vec<(Child, Child)>)>,
+    /// Unions of object branches each requiring one member, likewise:
+    /// (site, each branch's own site, the site with it, its `required`).
+    key_candidates: Vec<(SiteId, Vec<ObjectBranch<'s>>)>,
 }
+
+/// A union's object branch: its own site, the site with it in place of the
+/// union, and the names it requires.
+type ObjectBranch<'s> = (Child, Child, Vec<&'s str>);
 
 /// A site to fill: its id, the subschema objects that apply there, and the
 /// schemas it was interned from.
@@ -485,14 +519,30 @@ impl<'s> Builder<'s> {
                 .filter(|b| self.admits(b, "object", 0))
                 .collect();
             if objects.len() >= 2 {
-                let branches = objects
+                let branches: Vec<ObjectBranch<'s>> = objects
                     .into_iter()
                     .map(|branch| {
                         let own = self.intern(vec![branch]);
                         let mut schemas = sources.clone();
                         schemas.push(branch);
-                        (own, self.intern_skipping(schemas, &skip))
+                        let mut required = Vec::new();
+                        self.required(branch, &mut required, 0);
+                        (own, self.intern_skipping(schemas, &skip), required)
                     })
+                    .collect();
+                // Keyed only where the union's own parts say nothing about
+                // members: the branch alone says which may be there.
+                let bare = parts.iter().all(|p| {
+                    !["properties", "required", "additionalProperties"]
+                        .iter()
+                        .any(|k| p.contains_key(*k))
+                });
+                if bare {
+                    self.key_candidates.push((id, branches.clone()));
+                }
+                let branches = branches
+                    .into_iter()
+                    .map(|(own, with, _)| (own, with))
                     .collect();
                 self.tag_candidates.push((id, branches));
             }
@@ -658,6 +708,69 @@ impl<'s> Builder<'s> {
         }
     }
 
+    /// The names a schema requires, through `$ref` and `allOf`.
+    fn required(&self, schema: &'s Value, out: &mut Vec<&'s str>, links: usize) {
+        let Value::Object(map) = schema else { return };
+        if links == MAX_LINKS {
+            return;
+        }
+        if let Some(Value::Array(names)) = map.get("required") {
+            out.extend(names.iter().filter_map(Value::as_str));
+        }
+        if let Some(target) = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| self.resolve(r))
+        {
+            self.required(target, out, links + 1);
+        }
+        if let Some(Value::Array(all)) = map.get("allOf") {
+            for part in all {
+                self.required(part, out, links + 1);
+            }
+        }
+    }
+
+    /// Keeps a union of object branches as keyed where each branch declares
+    /// exactly one member, requires it and allows no other, its value
+    /// constrained by no `const`/`enum`, and no two branches name the same
+    /// member (serde's externally tagged variants with data).
+    fn confirm_keys(&mut self) {
+        for (id, branches) in std::mem::take(&mut self.key_candidates) {
+            let sites = &self.sites;
+            let mut table: Vec<(Box<str>, SiteId)> = Vec::new();
+            for (own, with, required) in &branches {
+                let (Child::Known(own), Child::Known(with)) = (own, with) else {
+                    break;
+                };
+                let site = &sites[*own as usize];
+                let mut members = site.members.iter();
+                let (Some((name, child)), None) = (members.next(), members.next()) else {
+                    break;
+                };
+                let plain = match child {
+                    Child::Known(c) => !sites[c as usize].constrains_value(),
+                    _ => false,
+                };
+                let alone = !site.never
+                    && !site.open
+                    && !site.constrains_value()
+                    && site.other == Child::Forbidden
+                    && plain
+                    && required.iter().all(|r| *r == name)
+                    && required.contains(&name)
+                    && table.iter().all(|(seen, _)| **seen != *name);
+                if !alone {
+                    break;
+                }
+                table.push((Box::from(name), *with));
+            }
+            if table.len() == branches.len() {
+                self.sites[id as usize].keyed = Some(table);
+            }
+        }
+    }
+
     fn fill_items(&mut self, id: SiteId, parts: &[&'s Map<String, Value>]) {
         let longest = parts
             .iter()
@@ -813,6 +926,32 @@ mod tests {
         // Two branches admit an object (one has no `type`).
         let both = known(sites.member(root, "both"));
         assert_eq!(sites.resolved(both, true), both);
+    }
+
+    #[test]
+    fn a_union_of_single_member_objects_is_keyed_only_where_each_requires_its_member() {
+        let variant = |name: &str, required: bool| {
+            let mut branch = json!({
+                "type": "object",
+                "properties": {name: {"type": "object"}},
+                "additionalProperties": false
+            });
+            if required {
+                branch["required"] = json!([name]);
+            }
+            branch
+        };
+        let keyed = json!({"oneOf": [variant("a", true), variant("b", true), {"type": "string", "enum": ["c"]}]});
+        let sites = Sites::compile(&keyed);
+        assert!(sites.keyed(sites.root()));
+        let a = sites.by_key(sites.root(), "a").expect("a branch");
+        assert_eq!(sites.member(a, "b"), Child::Forbidden);
+        assert_eq!(sites.by_key(sites.root(), "c"), None);
+        // A branch that does not require its member is complete without
+        // it: the validator's report could name either branch.
+        let loose = json!({"oneOf": [variant("a", true), variant("b", false)]});
+        let sites = Sites::compile(&loose);
+        assert!(!sites.keyed(sites.root()));
     }
 
     #[test]
