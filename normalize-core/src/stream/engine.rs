@@ -758,7 +758,10 @@ impl<'s> Core<'s> {
 
     fn read_key(&mut self, token: Token<'_>) {
         let Some(key) = decode_key(token) else {
+            // Not a key `serde_json` reads (bytes that are not UTF-8): the
+            // values built so far are not its either.
             self.suspect = true;
+            self.intact = false;
             return;
         };
         let key: &str = &key;
