@@ -411,6 +411,16 @@ struct Decided {
     either: DocumentThenMode,
     #[serde(default)]
     holder: Option<Holder>,
+    #[serde(default)]
+    opts: Option<Opts>,
+}
+
+/// A struct with a unit-enum member: in an `Option`, that member is what
+/// the plan and the report read to take the branch.
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+struct Opts {
+    mode: Mode,
+    filter: Filter,
 }
 
 #[derive(Debug, Deserialize, JsonSchema, PartialEq)]
@@ -557,4 +567,23 @@ fn a_finding_below_a_variant_key_falls_when_another_key_arrives() {
     let whole = violations(&Act::from_model(text).unwrap_err());
     assert!(whole.iter().all(|v| v.pointer != "/create/zz"), "{whole:?}");
     assert_eq!(call.finish(), Act::from_model(text));
+}
+
+#[test]
+fn an_option_of_a_struct_with_an_enum_member_is_checked_once_that_member_is() {
+    let text = r#"{"filter": null, "either": "x", "opts": {"mode": "fast", "filter": {"since": "x", "zz": 1, "authors": []}}}"#;
+    let (received, rejection) = first_provisional::<Decided>(text).expect("rejected early");
+    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
+    let early = violations(&rejection);
+    assert_eq!(early[0].pointer, "/opts/filter/zz");
+    let whole = violations(&Decided::from_model(text).unwrap_err());
+    assert!(whole.contains(&early[0]), "{early:?} not in {whole:?}");
+    // A mode outside the enum: the report names the union, not the key.
+    let wrong = text.replace("fast", "warp");
+    assert!(first_provisional::<Decided>(&wrong).is_none());
+    let whole = violations(&Decided::from_model(wrong.as_str()).unwrap_err());
+    assert!(
+        whole.iter().all(|v| v.pointer != "/opts/filter/zz"),
+        "{whole:?}"
+    );
 }

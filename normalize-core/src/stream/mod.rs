@@ -82,7 +82,9 @@
 //!   variant.
 //! - **by a tag member**: every object branch fixes the same member to
 //!   string values no other branch allows (serde's internally and
-//!   adjacently tagged enums). Once that member is complete, with a value
+//!   adjacently tagged enums), or the one object branch constrains exactly
+//!   one member, to strings (`Option<Struct>` with a unit-enum field).
+//!   Once that member is complete, with a value
 //!   normalization leaves alone, the members after it are checked against
 //!   its branch; the tag is put in the skeleton the validator words a
 //!   finding from, and the finding stands only while the tag is not sent
@@ -98,8 +100,8 @@
 //! when such a member fails), and below it no branch is picked by a tag the
 //! plan would read from members not yet seen. A group of branches that only
 //! require names (a required field's aliases) constrains no member and is
-//! left to the end. Below any other `anyOf`/`oneOf` (a struct with a
-//! unit-enum member in an `Option`, a tag that comes after the members, a
+//! left to the end. Below any other `anyOf`/`oneOf` (a struct with two
+//! unit-enum members in an `Option`, a tag that comes after the members, a
 //! union inside an `Option`), `patternProperties`, `if`/`then`,
 //! `dependentSchemas`, or a remote reference, nothing is rejected before
 //! the end: which subschema applies, and how the validator words a failure

@@ -258,6 +258,10 @@ struct Builder<'s> {
     key_candidates: Vec<(SiteId, Vec<ObjectBranch<'s>>)>,
 }
 
+/// A branch's direct members (by name) or elements that some `const`/`enum`
+/// constrains.
+type Constrained<'a> = Vec<(Option<&'a str>, Child)>;
+
 /// A union's object branch: its own site, the site with it in place of the
 /// union, and the names it requires.
 type ObjectBranch<'s> = (Child, Child, Vec<&'s str>);
@@ -608,32 +612,62 @@ impl<'s> Builder<'s> {
     /// Keeps a decided union only where the branch taken constrains neither
     /// its own value nor a direct member's or element's by `const`/`enum`
     /// (otherwise the validator's report may not name that branch), and the
-    /// branch's site is itself decided.
+    /// branch's site is itself decided. An object branch that constrains
+    /// exactly one member, to strings, is kept as tagged by that member
+    /// instead (`Option<Struct>` with a unit-enum field): once the member
+    /// holds an allowed value, nothing else can make the report or the
+    /// plan pass the branch over.
     fn confirm_decided(&mut self) {
         for (id, shape, decided, branches) in std::mem::take(&mut self.decided) {
+            let sites = &self.sites;
             let plain = |child: &Child| match child {
                 Child::Forbidden => true,
-                Child::Known(c) => !self.sites[*c as usize].constrains_value(),
+                Child::Known(c) => !sites[*c as usize].constrains_value(),
                 Child::Unknown => false,
             };
-            let confirmed = branches.iter().all(|branch| {
-                let Child::Known(b) = branch else {
-                    return false;
-                };
-                let site = &self.sites[*b as usize];
-                let direct: Vec<Child> = if shape == 0 {
-                    site.members
-                        .iter()
-                        .map(|(_, child)| child)
-                        .chain([site.other])
-                        .collect()
-                } else {
-                    site.prefix.iter().copied().chain([site.rest]).collect()
-                };
-                !site.never && !site.open && !site.constrains_value() && direct.iter().all(plain)
-            });
-            if confirmed {
+            // Per branch: whether it is decided apart from its members,
+            // and its direct members or elements that are not plain.
+            let checked: Vec<(bool, Constrained<'_>)> = branches
+                .iter()
+                .map(|branch| {
+                    let Child::Known(b) = branch else {
+                        return (false, Vec::new());
+                    };
+                    let site = &sites[*b as usize];
+                    let direct: Vec<(Option<&str>, Child)> = if shape == 0 {
+                        site.members
+                            .iter()
+                            .map(|(name, child)| (Some(name), child))
+                            .chain([(None, site.other)])
+                            .collect()
+                    } else {
+                        site.prefix
+                            .iter()
+                            .chain([&site.rest])
+                            .map(|child| (None, *child))
+                            .collect()
+                    };
+                    let own = !site.never && !site.open && !site.constrains_value();
+                    (own, direct.into_iter().filter(|(_, c)| !plain(c)).collect())
+                })
+                .collect();
+            if checked.iter().all(|(own, rest)| *own && rest.is_empty()) {
                 self.sites[id as usize].resolved[shape] = Some(decided);
+                continue;
+            }
+            let tag = match checked.as_slice() {
+                [(true, rest)] if shape == 0 => match rest.as_slice() {
+                    [(Some(name), Child::Known(tag))] => string_values(&sites[*tag as usize])
+                        .map(|values| (Box::<str>::from(*name), values)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((key, values)) = tag {
+                self.sites[id as usize].tagged = Some(Tagged {
+                    key,
+                    branches: vec![(values, decided)],
+                });
             }
         }
     }
@@ -657,13 +691,7 @@ impl<'s> Builder<'s> {
                 let Some(Child::Known(tag)) = site.members.get(key) else {
                     return None;
                 };
-                let tag = &sites[tag as usize];
-                let values: &'s [Value] = match (tag.enums.as_slice(), tag.consts.as_slice()) {
-                    ([values], []) => values,
-                    ([], [value]) => std::slice::from_ref(*value),
-                    _ => return None,
-                };
-                values.iter().all(Value::is_string).then_some(values)
+                string_values(&sites[tag as usize])
             };
             let plain = |child: Child| match child {
                 Child::Forbidden => true,
@@ -811,6 +839,17 @@ impl<'s> Builder<'s> {
         }
         self.intern(schemas)
     }
+}
+
+/// The values one `enum` or one `const` (and nothing else) allows at a
+/// site, when all are strings: a tag's.
+fn string_values<'s>(site: &Site<'s>) -> Option<&'s [Value]> {
+    let values: &'s [Value] = match (site.enums.as_slice(), site.consts.as_slice()) {
+        ([values], []) => values,
+        ([], [value]) => std::slice::from_ref(*value),
+        _ => return None,
+    };
+    values.iter().all(Value::is_string).then_some(values)
 }
 
 /// A union branch that only requires members (how the derive declares a
