@@ -112,16 +112,23 @@ enum Tagging {
     None,
     /// The union's site: the tag's value will pick the branch.
     Awaiting(SiteId),
-    /// Decided by the tag `key` holding `value`: a finding below stands
-    /// only while the tag is not sent again, and the validator words it
-    /// with the tag in the skeleton.
-    Decided { key: Box<str>, value: Value },
+    /// Decided by a tag: a finding below stands only while the tag is not
+    /// sent again, and the validator words it with the tag in the
+    /// skeleton. Boxed: every frame carries a `Tagging`, few this one.
+    Decided(Box<Tag>),
     /// The union's site: the object's first key will pick the branch
     /// (`Sites::by_key`).
     AwaitingKey(SiteId),
     /// Decided by its first key: a finding below stands only while no
     /// other key arrives.
     DecidedByKey,
+}
+
+/// The tag member that decided a union, and its value.
+#[derive(Debug)]
+struct Tag {
+    key: Box<str>,
+    value: Value,
 }
 
 impl Frame {
@@ -708,10 +715,10 @@ impl<'s> Core<'s> {
         frame.bound = Some(bound);
         frame.slot.site = Some(decided);
         frame.checked = parent_checked && !site.open && !site.never;
-        frame.tagging = Tagging::Decided {
+        frame.tagging = Tagging::Decided(Box::new(Tag {
             key: Box::from(key),
             value: value.clone(),
-        };
+        }));
     }
 
     /// The innermost object's first key is complete, and its union is
@@ -787,7 +794,7 @@ impl<'s> Core<'s> {
             Tagging::AwaitingKey(_) => self.decide_by_key(key),
             Tagging::DecidedByKey => self.undecide(top),
             // The tag sent again may select another branch.
-            Tagging::Decided { key: tag, .. } if **tag == *key => self.undecide(top),
+            Tagging::Decided(tag) if *tag.key == *key => self.undecide(top),
             _ => {}
         }
         let frame = &mut self.frames[top];
@@ -812,8 +819,8 @@ impl<'s> Core<'s> {
         frame.child = child;
         if forbidden && checking {
             let mut object = Map::new();
-            if let Tagging::Decided { key: tag, value } = &self.frames[top].tagging {
-                object.insert(tag.to_string(), value.clone());
+            if let Tagging::Decided(tag) = &self.frames[top].tagging {
+                object.insert(tag.key.to_string(), tag.value.clone());
             }
             object.insert(key.to_owned(), Value::Null);
             self.report(Value::Object(object), top, top + 1, false);
@@ -1031,8 +1038,8 @@ impl<'s> Core<'s> {
                 let mut object = Map::new();
                 // The tag that decided a union: without it the validator
                 // would report the union, not the branch.
-                if let Tagging::Decided { key, value: tag } = &frame.tagging {
-                    object.insert(key.to_string(), tag.clone());
+                if let Tagging::Decided(tag) = &frame.tagging {
+                    object.insert(tag.key.to_string(), tag.value.clone());
                 }
                 object.insert(frame.key.clone(), value);
                 Value::Object(object)
@@ -1072,7 +1079,7 @@ impl<'s> Core<'s> {
         let reach = at.min(self.frames.len());
         for (i, frame) in self.frames[..reach].iter().enumerate() {
             match &frame.tagging {
-                Tagging::Decided { key, .. } => anchors.push((i, Some(key.to_string()))),
+                Tagging::Decided(tag) => anchors.push((i, Some(tag.key.to_string()))),
                 Tagging::DecidedByKey => anchors.push((i, None)),
                 _ => {}
             }
