@@ -331,7 +331,9 @@ impl SchemaPlan {
     /// as the complete one will, and members can be normalized one by one
     /// as they arrive. `false` when the walk is too long to tell.
     pub(crate) fn binds_by_shape(&self, loc: &Loc) -> bool {
-        self.binds_by(loc, None)
+        self.branches_all(loc, &|node| {
+            node.tags.is_empty() && node.variant_key.is_none()
+        })
     }
 
     /// Binds an object at `loc` by its shape and its member `key` (a tag)
@@ -339,12 +341,12 @@ impl SchemaPlan {
     /// an object holding only that member binds as the complete object
     /// will, whatever its other members.
     pub(crate) fn bind_by_tag(&self, loc: &Loc, key: &str, tag: &Value) -> Option<Bound> {
-        if !self.binds_by(loc, Some(key)) {
-            return None;
-        }
-        let mut object = Map::new();
-        object.insert(key.to_owned(), tag.clone());
-        Some(self.bind(loc, &Value::Object(object)))
+        let is_tag = |name: &str| name == key;
+        let by_tag = self.branches_all(loc, &|node| {
+            node.tags.iter().all(|(name, _)| is_tag(name))
+                && node.variant_key.as_deref().is_none_or(is_tag)
+        });
+        by_tag.then(|| self.bind_holding(loc, key, tag.clone()))
     }
 
     /// Binds an object at `loc` holding member `key` alone, when no union
@@ -352,83 +354,51 @@ impl SchemaPlan {
     /// present): then it binds as the complete object will while that is
     /// its only member.
     pub(crate) fn bind_by_key(&self, loc: &Loc, key: &str) -> Option<Bound> {
-        let mut seen = Vec::new();
-        if !self.untagged_branches(loc, false, &mut seen) {
-            return None;
-        }
+        let by_key = self.branches_all(loc, &|node| node.tags.is_empty());
+        by_key.then(|| self.bind_holding(loc, key, Value::Null))
+    }
+
+    fn bind_holding(&self, loc: &Loc, key: &str, value: Value) -> Bound {
         let mut object = Map::new();
-        object.insert(key.to_owned(), Value::Null);
-        Some(self.bind(loc, &Value::Object(object)))
+        object.insert(key.to_owned(), value);
+        self.bind(loc, &Value::Object(object))
     }
 
-    /// Whether no union branch at `loc` has a tag property.
-    fn untagged_branches(&self, loc: &Loc, branch: bool, seen: &mut Vec<(NodeId, bool)>) -> bool {
-        let node_ok = |id: NodeId, branch: bool, seen: &mut Vec<(NodeId, bool)>| {
-            if seen.contains(&(id, branch)) {
-                return true;
-            }
-            if seen.len() == PATH_DEPTH {
-                return false;
-            }
-            seen.push((id, branch));
-            let node = self.node(id);
-            let by_sub = |sub: &Sub, branch: bool, seen: &mut Vec<(NodeId, bool)>| match sub {
-                Sub::Node(child) => self.untagged_branches(&Loc::Node(*child), branch, seen),
-                Sub::Any | Sub::Never => true,
-            };
-            (!branch || node.tags.is_empty())
-                && node.conjuncts.iter().all(|sub| by_sub(sub, branch, seen))
-                && node
-                    .unions
-                    .iter()
-                    .flatten()
-                    .all(|sub| by_sub(sub, true, seen))
-        };
-        match loc {
-            Loc::Any | Loc::Never => true,
-            Loc::Node(id) => node_ok(*id, branch, seen),
-            Loc::Branch(id) => node_ok(*id, true, seen),
-            Loc::All(parts) => parts
-                .iter()
-                .all(|part| self.untagged_branches(part, branch, seen)),
-            Loc::AnyOf(parts) => parts
-                .iter()
-                .all(|part| self.untagged_branches(part, true, seen)),
-        }
-    }
-
-    fn binds_by(&self, loc: &Loc, tag: Option<&str>) -> bool {
+    /// Whether `ok` holds for every node at `loc` that applies only where
+    /// its tags agree (a union's branch, or part of one), through `$ref`,
+    /// `allOf`, `anyOf` and `oneOf`. `false` when the walk is too long to
+    /// tell.
+    fn branches_all(&self, loc: &Loc, ok: &dyn Fn(&Node) -> bool) -> bool {
         let mut seen = Vec::new();
-        self.loc_binds_by(loc, tag, false, &mut seen)
+        self.loc_branches_all(loc, false, ok, &mut seen)
     }
 
-    /// `branch`: `loc` applies only where its tags agree (it is, or is
-    /// part of, a union's branch).
-    fn loc_binds_by(
+    /// `branch`: `loc` is, or is part of, a union's branch.
+    fn loc_branches_all(
         &self,
         loc: &Loc,
-        tag: Option<&str>,
         branch: bool,
+        ok: &dyn Fn(&Node) -> bool,
         seen: &mut Vec<(NodeId, bool)>,
     ) -> bool {
         match loc {
             Loc::Any | Loc::Never => true,
-            Loc::Node(id) => self.node_binds_by(*id, tag, branch, seen),
-            Loc::Branch(id) => self.node_binds_by(*id, tag, true, seen),
+            Loc::Node(id) => self.node_branches_all(*id, branch, ok, seen),
+            Loc::Branch(id) => self.node_branches_all(*id, true, ok, seen),
             Loc::All(parts) => parts
                 .iter()
-                .all(|part| self.loc_binds_by(part, tag, branch, seen)),
+                .all(|part| self.loc_branches_all(part, branch, ok, seen)),
             Loc::AnyOf(parts) => parts
                 .iter()
-                .all(|part| self.loc_binds_by(part, tag, true, seen)),
+                .all(|part| self.loc_branches_all(part, true, ok, seen)),
         }
     }
 
-    fn node_binds_by(
+    fn node_branches_all(
         &self,
         id: NodeId,
-        tag: Option<&str>,
         branch: bool,
+        ok: &dyn Fn(&Node) -> bool,
         seen: &mut Vec<(NodeId, bool)>,
     ) -> bool {
         if seen.contains(&(id, branch)) {
@@ -440,13 +410,10 @@ impl SchemaPlan {
         seen.push((id, branch));
         let node = self.node(id);
         let by_sub = |sub: &Sub, branch: bool, seen: &mut Vec<(NodeId, bool)>| match sub {
-            Sub::Node(child) => self.node_binds_by(*child, tag, branch, seen),
+            Sub::Node(child) => self.node_branches_all(*child, branch, ok, seen),
             Sub::Any | Sub::Never => true,
         };
-        let is_tag = |name: &str| Some(name) == tag;
-        (!branch
-            || (node.tags.iter().all(|(name, _)| is_tag(name))
-                && node.variant_key.as_deref().is_none_or(is_tag)))
+        (!branch || ok(node))
             && node.conjuncts.iter().all(|sub| by_sub(sub, branch, seen))
             && node
                 .unions

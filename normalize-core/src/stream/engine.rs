@@ -683,8 +683,6 @@ impl<'s> Core<'s> {
         let (Some(sites), Some(plan)) = (self.checks.sites, self.checks.plan) else {
             return;
         };
-        let depth = self.frames.len();
-        let parent_checked = depth < 2 || self.frames[depth - 2].checked;
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
@@ -711,14 +709,29 @@ impl<'s> Core<'s> {
         let Some(bound) = plan.bind_by_tag(loc, key, value) else {
             return;
         };
+        let tag = Tagging::Decided(Box::new(Tag {
+            key: Box::from(key),
+            value: value.clone(),
+        }));
+        self.take_branch(decided, bound, tag);
+    }
+
+    /// The innermost object's union takes the branch whose site is
+    /// `decided`, bound to `bound`, as `tagging` says.
+    fn take_branch(&mut self, decided: SiteId, bound: Bound, tagging: Tagging) {
+        let Some(sites) = self.checks.sites else {
+            return;
+        };
+        let depth = self.frames.len();
+        let parent_checked = depth < 2 || self.frames[depth - 2].checked;
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
         let site = sites.site(decided);
         frame.bound = Some(bound);
         frame.slot.site = Some(decided);
         frame.checked = parent_checked && !site.open && !site.never;
-        frame.tagging = Tagging::Decided(Box::new(Tag {
-            key: Box::from(key),
-            value: value.clone(),
-        }));
+        frame.tagging = tagging;
     }
 
     /// The innermost object's first key is complete, and its union is
@@ -729,8 +742,6 @@ impl<'s> Core<'s> {
         let (Some(sites), Some(plan)) = (self.checks.sites, self.checks.plan) else {
             return;
         };
-        let depth = self.frames.len();
-        let parent_checked = depth < 2 || self.frames[depth - 2].checked;
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
@@ -747,11 +758,7 @@ impl<'s> Core<'s> {
         let Some(bound) = plan.bind_by_key(loc, key) else {
             return;
         };
-        let site = sites.site(decided);
-        frame.bound = Some(bound);
-        frame.slot.site = Some(decided);
-        frame.checked = parent_checked && !site.open && !site.never;
-        frame.tagging = Tagging::DecidedByKey;
+        self.take_branch(decided, bound, Tagging::DecidedByKey);
     }
 
     /// A key that may change which branch a decided union takes: nothing
