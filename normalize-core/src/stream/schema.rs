@@ -90,7 +90,9 @@ pub(crate) struct Site<'s> {
 
 /// A union of objects each branch of which fixes one member (the tag) to
 /// values no other branch allows, as serde's internally and adjacently
-/// tagged enums are declared.
+/// tagged enums are declared; or whose one object branch constrains one
+/// member to strings (`Option<Struct>` with a unit-enum field), which an
+/// allowed value there settles.
 #[derive(Debug)]
 struct Tagged<'s> {
     key: Box<str>,
