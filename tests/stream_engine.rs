@@ -413,6 +413,8 @@ struct Decided {
     holder: Option<Holder>,
     #[serde(default)]
     opts: Option<Opts>,
+    #[serde(default)]
+    drawn: Option<Drawn>,
 }
 
 /// A struct with a unit-enum member: in an `Option`, that member is what
@@ -586,4 +588,15 @@ fn an_option_of_a_struct_with_an_enum_member_is_checked_once_that_member_is() {
         whole.iter().all(|v| v.pointer != "/opts/filter/zz"),
         "{whole:?}"
     );
+}
+
+#[test]
+fn an_option_of_a_tagged_enum_is_checked_once_its_tag_is_complete() {
+    let text = r#"{"filter": null, "either": "x", "drawn": {"type": "circle", "center": {"since": "x", "zz": 1, "authors": []}, "radius": 1}}"#;
+    let (received, rejection) = first_provisional::<Decided>(text).expect("rejected early");
+    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
+    let early = violations(&rejection);
+    assert_eq!(early[0].pointer, "/drawn/center/zz");
+    let whole = violations(&Decided::from_model(text).unwrap_err());
+    assert!(whole.contains(&early[0]), "{early:?} not in {whole:?}");
 }

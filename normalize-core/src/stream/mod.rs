@@ -100,9 +100,11 @@
 //! when such a member fails), and below it no branch is picked by a tag the
 //! plan would read from members not yet seen. A group of branches that only
 //! require names (a required field's aliases) constrains no member and is
-//! left to the end. Below any other `anyOf`/`oneOf` (a struct with two
-//! unit-enum members in an `Option`, a tag that comes after the members, a
-//! union inside an `Option`), `patternProperties`, `if`/`then`,
+//! left to the end. A branch that is itself a union and nothing else (an
+//! `Option` of an enum with data) is taken by shape, and its own union is
+//! then decided the same ways. Below any other `anyOf`/`oneOf` (a struct
+//! with two unit-enum members in an `Option`, a tag that comes after the
+//! members, a flattened enum), `patternProperties`, `if`/`then`,
 //! `dependentSchemas`, or a remote reference, nothing is rejected before
 //! the end: which subschema applies, and how the validator words a failure
 //! there, depends on the whole value.

@@ -76,6 +76,9 @@ pub(crate) struct Site<'s> {
     groups: Vec<&'s [Value]>,
     /// Open only because of `groups`.
     open_by_unions_only: bool,
+    /// Its parts say nothing of members or elements themselves: only its
+    /// unions do (an enum with data, as a branch of an `Option`).
+    only_unions: bool,
     /// The `enum` lists and `const` values of the parts.
     enums: Vec<&'s [Value]>,
     consts: Vec<&'s Value>,
@@ -422,6 +425,23 @@ impl<'s> Builder<'s> {
         let site = &mut self.sites[id as usize];
         site.enums = enums;
         site.consts = consts;
+        site.only_unions = site.open_by_unions_only
+            && parts.iter().all(|part| {
+                !part.keys().any(|keyword| {
+                    matches!(
+                        keyword.as_str(),
+                        "properties"
+                            | "additionalProperties"
+                            | "patternProperties"
+                            | "propertyNames"
+                            | "items"
+                            | "prefixItems"
+                            | "additionalItems"
+                            | "contains"
+                            | "unevaluatedProperties"
+                    )
+                })
+            });
         if site.open_by_unions_only {
             self.decide_unions(id, parts, &sources);
         }
@@ -649,6 +669,13 @@ impl<'s> Builder<'s> {
                             .map(|child| (None, *child))
                             .collect()
                     };
+                    // A branch that is itself a union (`Option` of an
+                    // enum with data) fails as a whole, at the union's
+                    // location: none of its members' errors is the
+                    // branch's own, and its union is decided in turn.
+                    if site.only_unions && !site.never && !site.constrains_value() {
+                        return (true, Vec::new());
+                    }
                     let own = !site.never && !site.open && !site.constrains_value();
                     (own, direct.into_iter().filter(|(_, c)| !plain(c)).collect())
                 })
