@@ -450,16 +450,21 @@ fn first_provisional<T: ToolArgs>(text: &str) -> Option<(usize, ArgsError)> {
     first_early::<T>(text, true)
 }
 
+/// `text`, fed one byte at a time, is rejected at the closing quote of its
+/// key `"zz"`, at `pointer`, with a violation the whole text gets too.
+fn rejected_early_at_the_unknown_key<T: ToolArgs + std::fmt::Debug>(text: &str, pointer: &str) {
+    let (received, rejection) = first_provisional::<T>(text).expect("rejected early");
+    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
+    let early = violations(&rejection);
+    assert_eq!(early[0].pointer, pointer);
+    let whole = violations(&T::from_model(text).unwrap_err());
+    assert!(whole.contains(&early[0]), "{early:?} not in {whole:?}");
+}
+
 #[test]
 fn an_option_of_a_struct_is_checked_as_its_object_arrives() {
     let text = r#"{"filter": {"since": "2026", "zz": 1, "authors": []}, "either": "x"}"#;
-    let (received, rejection) = first_provisional::<Decided>(text).expect("rejected early");
-    // At the unknown key's closing quote.
-    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
-    let early = violations(&rejection);
-    assert_eq!(early[0].pointer, "/filter/zz");
-    let whole = Decided::from_model(text).unwrap_err();
-    assert!(violations(&whole).contains(&early[0]));
+    rejected_early_at_the_unknown_key::<Decided>(text, "/filter/zz");
 }
 
 #[test]
@@ -504,12 +509,7 @@ enum Drawn {
 fn a_tagged_union_is_checked_once_its_tag_is_complete() {
     let text =
         r#"{"type": "circle", "center": {"since": "2026", "zz": 1, "authors": []}, "radius": 2}"#;
-    let (received, rejection) = first_provisional::<Drawn>(text).expect("rejected early");
-    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
-    let early = violations(&rejection);
-    assert_eq!(early[0].pointer, "/center/zz");
-    let whole = violations(&Drawn::from_model(text).unwrap_err());
-    assert!(whole.contains(&early[0]), "{early:?} not in {whole:?}");
+    rejected_early_at_the_unknown_key::<Drawn>(text, "/center/zz");
     // Before the tag, nothing below is decided.
     let untagged_first =
         r#"{"center": {"since": "2026", "zz": 1, "authors": []}, "type": "circle", "radius": 2}"#;
@@ -546,12 +546,7 @@ enum Act {
 #[test]
 fn an_externally_tagged_variant_is_checked_once_its_key_is_complete() {
     let text = r#"{"create": {"name": "a", "filter": {"since": "x", "zz": 1, "authors": []}}}"#;
-    let (received, rejection) = first_provisional::<Act>(text).expect("rejected early");
-    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
-    let early = violations(&rejection);
-    assert_eq!(early[0].pointer, "/create/filter/zz");
-    let whole = violations(&Act::from_model(text).unwrap_err());
-    assert!(whole.contains(&early[0]), "{early:?} not in {whole:?}");
+    rejected_early_at_the_unknown_key::<Act>(text, "/create/filter/zz");
 }
 
 #[test]
@@ -574,12 +569,7 @@ fn a_finding_below_a_variant_key_falls_when_another_key_arrives() {
 #[test]
 fn an_option_of_a_struct_with_an_enum_member_is_checked_once_that_member_is() {
     let text = r#"{"filter": null, "either": "x", "opts": {"mode": "fast", "filter": {"since": "x", "zz": 1, "authors": []}}}"#;
-    let (received, rejection) = first_provisional::<Decided>(text).expect("rejected early");
-    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
-    let early = violations(&rejection);
-    assert_eq!(early[0].pointer, "/opts/filter/zz");
-    let whole = violations(&Decided::from_model(text).unwrap_err());
-    assert!(whole.contains(&early[0]), "{early:?} not in {whole:?}");
+    rejected_early_at_the_unknown_key::<Decided>(text, "/opts/filter/zz");
     // A mode outside the enum: the report names the union, not the key.
     let wrong = text.replace("fast", "warp");
     assert!(first_provisional::<Decided>(&wrong).is_none());
@@ -593,10 +583,5 @@ fn an_option_of_a_struct_with_an_enum_member_is_checked_once_that_member_is() {
 #[test]
 fn an_option_of_a_tagged_enum_is_checked_once_its_tag_is_complete() {
     let text = r#"{"filter": null, "either": "x", "drawn": {"type": "circle", "center": {"since": "x", "zz": 1, "authors": []}, "radius": 1}}"#;
-    let (received, rejection) = first_provisional::<Decided>(text).expect("rejected early");
-    assert_eq!(received, text.find(r#""zz""#).unwrap() + 4);
-    let early = violations(&rejection);
-    assert_eq!(early[0].pointer, "/drawn/center/zz");
-    let whole = violations(&Decided::from_model(text).unwrap_err());
-    assert!(whole.contains(&early[0]), "{early:?} not in {whole:?}");
+    rejected_early_at_the_unknown_key::<Decided>(text, "/drawn/center/zz");
 }

@@ -132,6 +132,17 @@ struct Tag {
 }
 
 impl Frame {
+    /// The object standing for this one in a skeleton the validator words
+    /// a finding from: empty but for the tag that decided its union
+    /// (without it the validator would report the union, not the branch).
+    fn skeleton(&self) -> Map<String, Value> {
+        let mut object = Map::new();
+        if let Tagging::Decided(tag) = &self.tagging {
+            object.insert(tag.key.to_string(), tag.value.clone());
+        }
+        object
+    }
+
     /// The step from this container to the member or element being read.
     pub(crate) fn segment(&self) -> crate::path::Segment<'_> {
         if self.object {
@@ -825,10 +836,7 @@ impl<'s> Core<'s> {
         }
         frame.child = child;
         if forbidden && checking {
-            let mut object = Map::new();
-            if let Tagging::Decided(tag) = &self.frames[top].tagging {
-                object.insert(tag.key.to_string(), tag.value.clone());
-            }
+            let mut object = self.frames[top].skeleton();
             object.insert(key.to_owned(), Value::Null);
             self.report(Value::Object(object), top, top + 1, false);
         }
@@ -1042,12 +1050,7 @@ impl<'s> Core<'s> {
         let mut value = leaf;
         for frame in self.frames[..depth].iter().rev() {
             value = if frame.object {
-                let mut object = Map::new();
-                // The tag that decided a union: without it the validator
-                // would report the union, not the branch.
-                if let Tagging::Decided(tag) = &frame.tagging {
-                    object.insert(tag.key.to_string(), tag.value.clone());
-                }
+                let mut object = frame.skeleton();
                 object.insert(frame.key.clone(), value);
                 Value::Object(object)
             } else {

@@ -118,16 +118,19 @@ impl<'s> Sites<'s> {
             known: HashMap::new(),
             todo: Vec::new(),
             decided: Vec::new(),
-            tag_candidates: Vec::new(),
-            key_candidates: Vec::new(),
+            object_unions: Vec::new(),
         };
         builder.intern(vec![root]);
         while let Some(todo) = builder.todo.pop() {
             builder.fill(todo);
         }
         builder.confirm_decided();
-        builder.confirm_tags();
-        builder.confirm_keys();
+        for union in std::mem::take(&mut builder.object_unions) {
+            builder.confirm_tag(&union);
+            if union.bare {
+                builder.confirm_key(&union);
+            }
+        }
         Sites {
             sites: builder.sites,
         }
@@ -255,12 +258,19 @@ struct Builder<'s> {
     /// compiled: (site, shape index, the site with the branches, the
     /// branches' own sites).
     decided: Vec<(SiteId, usize, SiteId, Vec<Child>)>,
-    /// Unions of several object branches a tag may decide, likewise:
-    /// (site, each branch's own site and the site with it).
-    tag_candidates: Vec<(SiteId, Vec<(Child, Child)>)>,
-    /// Unions of object branches each requiring one member, likewise:
-    /// (site, each branch's own site, the site with it, its `required`).
-    key_candidates: Vec<(SiteId, Vec<ObjectBranch<'s>>)>,
+    /// Unions of several object branches a tag or a key may decide,
+    /// likewise.
+    object_unions: Vec<ObjectUnion<'s>>,
+}
+
+/// A union with several object branches, which a tag member or the
+/// object's one key may decide.
+struct ObjectUnion<'s> {
+    site: SiteId,
+    /// The union's own parts say nothing about members (so a key may
+    /// decide it: the branch alone says which may be there).
+    bare: bool,
+    branches: Vec<ObjectBranch<'s>>,
 }
 
 /// A branch's direct members (by name) or elements that some `const`/`enum`
@@ -556,21 +566,16 @@ impl<'s> Builder<'s> {
                         (own, self.intern_skipping(schemas, &skip), required)
                     })
                     .collect();
-                // Keyed only where the union's own parts say nothing about
-                // members: the branch alone says which may be there.
                 let bare = parts.iter().all(|p| {
                     !["properties", "required", "additionalProperties"]
                         .iter()
                         .any(|k| p.contains_key(*k))
                 });
-                if bare {
-                    self.key_candidates.push((id, branches.clone()));
-                }
-                let branches = branches
-                    .into_iter()
-                    .map(|(own, with, _)| (own, with))
-                    .collect();
-                self.tag_candidates.push((id, branches));
+                self.object_unions.push(ObjectUnion {
+                    site: id,
+                    bare,
+                    branches,
+                });
             }
         }
         for (shape, kind) in [(0, "object"), (1, "array")] {
@@ -705,63 +710,62 @@ impl<'s> Builder<'s> {
     /// a tag in every branch (its values, strings, fixed by one `const` or
     /// `enum`, no value in two branches) and each branch, like a decided
     /// union's, constrains no other direct member by `const`/`enum`.
-    fn confirm_tags(&mut self) {
-        for (id, branches) in std::mem::take(&mut self.tag_candidates) {
-            let sites = &self.sites;
-            let own: Option<Vec<&Site<'s>>> = branches
-                .iter()
-                .map(|(own, _)| match own {
-                    Child::Known(b) => Some(&sites[*b as usize]),
-                    _ => None,
-                })
-                .collect();
-            let Some(own) = own else { continue };
-            let tag_values = |site: &Site<'s>, key: &str| -> Option<&'s [Value]> {
-                let Some(Child::Known(tag)) = site.members.get(key) else {
-                    return None;
-                };
-                string_values(&sites[tag as usize])
+    fn confirm_tag(&mut self, union: &ObjectUnion<'s>) {
+        let (id, branches) = (union.site, &union.branches);
+        let sites = &self.sites;
+        let own: Option<Vec<&Site<'s>>> = branches
+            .iter()
+            .map(|(own, _, _)| match own {
+                Child::Known(b) => Some(&sites[*b as usize]),
+                _ => None,
+            })
+            .collect();
+        let Some(own) = own else { return };
+        let tag_values = |site: &Site<'s>, key: &str| -> Option<&'s [Value]> {
+            let Some(Child::Known(tag)) = site.members.get(key) else {
+                return None;
             };
-            let plain = |child: Child| match child {
-                Child::Forbidden => true,
-                Child::Known(c) => !sites[c as usize].constrains_value(),
-                Child::Unknown => false,
+            string_values(&sites[tag as usize])
+        };
+        let plain = |child: Child| match child {
+            Child::Forbidden => true,
+            Child::Known(c) => !sites[c as usize].constrains_value(),
+            Child::Unknown => false,
+        };
+        let Some(first) = own.first() else { return };
+        let key = first
+            .members
+            .iter()
+            .map(|(name, _)| name)
+            .find(|name| own.iter().all(|site| tag_values(site, name).is_some()));
+        let Some(key) = key else { return };
+        let mut seen: Vec<&Value> = Vec::new();
+        let mut table = Vec::new();
+        for (site, (_, with, _)) in own.iter().zip(branches) {
+            let (Some(values), Child::Known(with)) = (tag_values(site, key), with) else {
+                break;
             };
-            let Some(first) = own.first() else { continue };
-            let key = first
-                .members
-                .iter()
-                .map(|(name, _)| name)
-                .find(|name| own.iter().all(|site| tag_values(site, name).is_some()));
-            let Some(key) = key else { continue };
-            let mut seen: Vec<&Value> = Vec::new();
-            let mut table = Vec::new();
-            for (site, (_, with)) in own.iter().zip(&branches) {
-                let (Some(values), Child::Known(with)) = (tag_values(site, key), with) else {
-                    break;
-                };
-                let alone = !site.never
-                    && !site.open
-                    && !site.constrains_value()
-                    && site
-                        .members
-                        .iter()
-                        .filter(|(name, _)| *name != key)
-                        .all(|(_, child)| plain(child))
-                    && plain(site.other);
-                if !alone || values.iter().any(|v| seen.contains(&v)) {
-                    break;
-                }
-                seen.extend(values);
-                table.push((values, *with));
+            let alone = !site.never
+                && !site.open
+                && !site.constrains_value()
+                && site
+                    .members
+                    .iter()
+                    .filter(|(name, _)| *name != key)
+                    .all(|(_, child)| plain(child))
+                && plain(site.other);
+            if !alone || values.iter().any(|v| seen.contains(&v)) {
+                break;
             }
-            if table.len() == branches.len() {
-                let key = Box::from(key);
-                self.sites[id as usize].tagged = Some(Tagged {
-                    key,
-                    branches: table,
-                });
-            }
+            seen.extend(values);
+            table.push((values, *with));
+        }
+        if table.len() == branches.len() {
+            let key = Box::from(key);
+            self.sites[id as usize].tagged = Some(Tagged {
+                key,
+                branches: table,
+            });
         }
     }
 
@@ -792,39 +796,38 @@ impl<'s> Builder<'s> {
     /// exactly one member, requires it and allows no other, its value
     /// constrained by no `const`/`enum`, and no two branches name the same
     /// member (serde's externally tagged variants with data).
-    fn confirm_keys(&mut self) {
-        for (id, branches) in std::mem::take(&mut self.key_candidates) {
-            let sites = &self.sites;
-            let mut table: Vec<(Box<str>, SiteId)> = Vec::new();
-            for (own, with, required) in &branches {
-                let (Child::Known(own), Child::Known(with)) = (own, with) else {
-                    break;
-                };
-                let site = &sites[*own as usize];
-                let mut members = site.members.iter();
-                let (Some((name, child)), None) = (members.next(), members.next()) else {
-                    break;
-                };
-                let plain = match child {
-                    Child::Known(c) => !sites[c as usize].constrains_value(),
-                    _ => false,
-                };
-                let alone = !site.never
-                    && !site.open
-                    && !site.constrains_value()
-                    && site.other == Child::Forbidden
-                    && plain
-                    && required.iter().all(|r| *r == name)
-                    && required.contains(&name)
-                    && table.iter().all(|(seen, _)| **seen != *name);
-                if !alone {
-                    break;
-                }
-                table.push((Box::from(name), *with));
+    fn confirm_key(&mut self, union: &ObjectUnion<'s>) {
+        let (id, branches) = (union.site, &union.branches);
+        let sites = &self.sites;
+        let mut table: Vec<(Box<str>, SiteId)> = Vec::new();
+        for (own, with, required) in branches {
+            let (Child::Known(own), Child::Known(with)) = (own, with) else {
+                break;
+            };
+            let site = &sites[*own as usize];
+            let mut members = site.members.iter();
+            let (Some((name, child)), None) = (members.next(), members.next()) else {
+                break;
+            };
+            let plain = match child {
+                Child::Known(c) => !sites[c as usize].constrains_value(),
+                _ => false,
+            };
+            let alone = !site.never
+                && !site.open
+                && !site.constrains_value()
+                && site.other == Child::Forbidden
+                && plain
+                && required.iter().all(|r| *r == name)
+                && required.contains(&name)
+                && table.iter().all(|(seen, _)| **seen != *name);
+            if !alone {
+                break;
             }
-            if table.len() == branches.len() {
-                self.sites[id as usize].keyed = Some(table);
-            }
+            table.push((Box::from(name), *with));
+        }
+        if table.len() == branches.len() {
+            self.sites[id as usize].keyed = Some(table);
         }
     }
 
