@@ -228,8 +228,7 @@ struct Replay<'s, 't> {
 
 impl Replay<'_, '_> {
     fn apply(&mut self, delta: &CallDelta) {
-        // Held aside while `self` is borrowed to print, then put back.
-        let tag = std::mem::take(&mut self.tag);
+        let tag = &self.tag;
         match delta {
             CallDelta::Begin { index, id, name } => println!(
                 "{tag}call {index} begins: {} (id {})",
@@ -282,16 +281,16 @@ impl Replay<'_, '_> {
             }
         }
         if let CallDelta::End { index } = delta {
-            self.end(*index, &tag);
+            self.end(*index);
         }
-        self.tag = tag;
     }
 
-    fn end(&mut self, index: u64, tag: &str) {
+    fn end(&mut self, index: u64) {
         let received = self.session.call(index).map_or(0, |call| call.received());
         let Some(outcome) = self.session.finish(index, &()) else {
             return;
         };
+        let tag = &self.tag;
         match outcome {
             Ok(checked) => println!(
                 "{tag}call {index} ends after {received} bytes: {} {}",

@@ -81,7 +81,7 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
         match raw.into() {
             RawArgs::Text(text) => {
                 let (value, may_need_repair) = text_value(text, options)?;
-                check_parsed(value, may_need_repair, options, Some(text.as_bytes()))
+                check_parsed(value, may_need_repair, options, Some(text))
             }
             RawArgs::Value(value) => check_parsed(value, true, options, None),
         }
@@ -224,7 +224,7 @@ pub(crate) fn check_parsed<T: ToolArgs>(
     mut value: Value,
     may_need_repair: bool,
     options: &Options,
-    text: Option<&[u8]>,
+    text: Option<&str>,
 ) -> Result<Parsed<T>, ArgsError> {
     // The scan that bounded the nesting also proved, for most clean text,
     // that no repair can apply: then normalizing is skipped.
@@ -244,7 +244,7 @@ pub(crate) fn check_parsed<T: ToolArgs>(
         Some(text) => match T::deserialize(value) {
             Ok(args) => args,
             Err(error) => match value_again::<T>(text, options) {
-                Some(again) => deserialize(again)?,
+                Some(again) => deserialize_tracked(&again).map_err(refused)?,
                 None => {
                     return Err(ArgsError::Deserialize {
                         pointer: String::new(),
@@ -259,8 +259,7 @@ pub(crate) fn check_parsed<T: ToolArgs>(
 }
 
 /// The normalized value [`check_parsed`] was given, from its text.
-fn value_again<T: ToolArgs>(text: &[u8], options: &Options) -> Option<Value> {
-    let text = std::str::from_utf8(text).ok()?;
+fn value_again<T: ToolArgs>(text: &str, options: &Options) -> Option<Value> {
     let (mut value, may_need_repair) = text_value(text, options).ok()?;
     if may_need_repair {
         T::normalize(&mut value, options).ok()?;
@@ -269,7 +268,11 @@ fn value_again<T: ToolArgs>(text: &[u8], options: &Options) -> Option<Value> {
 }
 
 fn deserialize<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ArgsError> {
-    deserialize_at(&value).map_err(|(pointer, message)| ArgsError::Deserialize { pointer, message })
+    deserialize_at(&value).map_err(refused)
+}
+
+fn refused((pointer, message): (String, String)) -> ArgsError {
+    ArgsError::Deserialize { pointer, message }
 }
 
 /// Deserializes `T` from a validated value; on failure, the JSON pointer of
@@ -280,10 +283,15 @@ fn deserialize<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ArgsEr
 pub(crate) fn deserialize_at<T: serde::de::DeserializeOwned>(
     value: &Value,
 ) -> Result<T, (String, String)> {
-    T::deserialize(value).or_else(|_| {
-        serde_path_to_error::deserialize::<_, T>(value)
-            .map_err(|error| (pointer_of(error.path()), error.into_inner().to_string()))
-    })
+    T::deserialize(value).or_else(|_| deserialize_tracked(value))
+}
+
+/// Deserializes `T` tracking the path, for the pointer of what it refuses.
+fn deserialize_tracked<T: serde::de::DeserializeOwned>(
+    value: &Value,
+) -> Result<T, (String, String)> {
+    serde_path_to_error::deserialize::<_, T>(value)
+        .map_err(|error| (pointer_of(error.path()), error.into_inner().to_string()))
 }
 
 /// A serde path (`a.b[0]`) as a JSON pointer (`/a/b/0`).

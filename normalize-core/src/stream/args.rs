@@ -156,15 +156,10 @@ impl<T: ToolArgs> ArgsStream<T> {
     pub fn finish(&mut self) -> Result<Parsed<T>, ArgsError> {
         self.engine.finish();
         let options = *self.engine.options();
-        if let Some((value, may_need_repair)) = self.engine.take_parsed() {
+        if let Some((value, may_need_repair, text)) = self.engine.take_parsed() {
             // Parsed as it arrived, into exactly the text's value: the rest
             // of `from_model_with`.
-            let text = match self.engine.text() {
-                Ok(Ok(text)) => Some(text.as_bytes()),
-                Ok(Err(bytes)) => Some(bytes),
-                Err(_) => None,
-            };
-            return crate::tool_args::check_parsed(value, may_need_repair, &options, text);
+            return crate::tool_args::check_parsed(value, may_need_repair, &options, Some(text));
         }
         match self.engine.text() {
             Err(bytes) => Err(ArgsError::Limit(NormalizeError::TooLarge {

@@ -357,13 +357,20 @@ impl<'s> Engine<'s> {
             core.received = received;
             return;
         }
-        self.push_slow(fragment, on_event);
+        self.push_slow(fragment, received, on_event);
     }
 
+    /// [`Engine::push_to`] for a fragment that is not only string content;
+    /// `received` counts it.
     #[inline(never)]
-    fn push_slow(&mut self, fragment: Fragment<'_>, on_event: Option<OnEvent<'_>>) {
+    fn push_slow(
+        &mut self,
+        fragment: Fragment<'_>,
+        received: usize,
+        on_event: Option<OnEvent<'_>>,
+    ) {
         let core = &mut self.core;
-        core.received = core.received.saturating_add(fragment.len());
+        core.received = received;
         if self.overflowed {
             return;
         }
@@ -414,11 +421,12 @@ impl<'s> Engine<'s> {
     /// The whole text's value as `serde_json` parses it, built while it
     /// streamed, and whether normalizing it could change anything (the
     /// facts [`crate::json_text::inspect`] gives the text, as the whole-text
-    /// entry points use them). `Some` only after [`Engine::finish`], when
+    /// entry points use them), with the text. `Some` only after
+    /// [`Engine::finish`], when
     /// every byte was read, the text is one complete JSON value, nothing
     /// was found wrong for certain, and every token was parsed exactly as
     /// `serde_json` parses it. Otherwise the caller parses the text.
-    pub(crate) fn take_parsed(&mut self) -> Option<(Value, bool)> {
+    pub(crate) fn take_parsed(&mut self) -> Option<(Value, bool, &str)> {
         let clean = self.finished
             && !self.overflowed
             && !self.skipped
@@ -434,7 +442,7 @@ impl<'s> Engine<'s> {
             Err(bytes) => std::str::from_utf8(bytes).ok()?,
         };
         let may_need_repair = crate::json_text::inspect(text).may_need_repair;
-        Some((self.core.parsed.take()?, may_need_repair))
+        Some((self.core.parsed.take()?, may_need_repair, text))
     }
 
     pub(crate) fn set_record_events(&mut self, record: bool) {

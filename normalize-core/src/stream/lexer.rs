@@ -288,7 +288,7 @@ impl Lexer {
             && find_special(fragment.bytes()).is_none();
         if plain {
             self.append(fragment);
-            self.scanned = self.text.bytes().len();
+            self.scanned += fragment.len();
         }
         plain
     }

@@ -251,7 +251,7 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
     /// The [`CallError`] the whole call gets.
     pub fn finish(&mut self, context: &C) -> Result<Checked<'t>, CallError> {
         self.engine.finish();
-        if let Some((arguments, may_need_repair)) = self.engine.take_parsed() {
+        if let Some((arguments, may_need_repair, _)) = self.engine.take_parsed() {
             // Parsed as it arrived, into exactly the text's value: the
             // phases after parsing.
             return self.streams.toolbox.check_parsed(
