@@ -646,3 +646,36 @@ fn integers_out_of_their_type_range_are_rejected_by_the_schema() {
     let ok = accepted::<Sized>(json!({"small": 255, "count": 4_294_967_295u64, "offset": -32_768}));
     assert_eq!((ok.small, ok.count, ok.offset), (255, u32::MAX, i16::MIN));
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Reach {
+    Start { from: u32 },
+    Both { from: u32, to: u32 },
+    Wide { from: u32, to: u32, step: u32 },
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Walk {
+    reach: Reach,
+}
+
+/// serde reads every `Both` and `Wide` as `Start` (it ignores `to` and
+/// `step`); the closed schema took them as the later branches, so the tool
+/// got `Start { from: 1 }` and `to` was gone without a word.
+#[test]
+fn an_untagged_variant_serde_reads_as_an_earlier_one_is_rejected_at_what_it_drops() {
+    assert_eq!(
+        accepted::<Walk>(json!({"reach": {"from": 1}})).reach,
+        Reach::Start { from: 1 }
+    );
+    rejected_only_at::<Walk>(json!({"reach": {"from": 1, "to": 2}}), "/reach/to");
+    assert_eq!(
+        invalid_pointers::<Walk>(json!({"reach": {"from": 1, "to": 2, "step": 3}})),
+        ["/reach/to", "/reach/step"]
+    );
+    // What the model is shown says it too.
+    let schema = Walk::input_schema();
+    let both = &schema["$defs"]["Reach"]["anyOf"][1];
+    assert_eq!(both["not"]["anyOf"][0]["required"], json!(["from"]));
+}

@@ -47,6 +47,7 @@ pub mod splice;
 pub mod stream;
 pub mod tool_args;
 pub mod toolbox;
+mod untagged;
 pub mod validate;
 
 pub use closing::{CloseObjects, close_objects};

@@ -258,6 +258,9 @@ pub struct Counts {
     /// Rejections that came as `ArgsError::Deserialize` (the schema did not
     /// express the rule) instead of `ArgsError::Invalid`.
     pub deserialize_fallbacks: u32,
+    /// Branch 6: a generated value serde reads back as another one, whose
+    /// serialization differs (must be rejected).
+    pub shadowed: u32,
 }
 
 impl Counts {
@@ -281,11 +284,12 @@ impl Counts {
         self.wrong_accepted += other.wrong_accepted;
         self.deserialize_fallbacks += other.deserialize_fallbacks;
         self.aliased += other.aliased;
+        self.shadowed += other.shadowed;
     }
 
     pub fn line(&self) -> String {
         format!(
-            "clean {:>3} | damaged {:>3} ({:>3} repairs) | unknown dropped {:>3} kept {:>3} refused {:>3} | wrong refused {:>3} accepted {:>3} | alias {:>3} | deserialize {:>2} | skipped {}",
+            "clean {:>3} | damaged {:>3} ({:>3} repairs) | unknown dropped {:>3} kept {:>3} refused {:>3} | wrong refused {:>3} accepted {:>3} | alias {:>3} | shadowed {:>3} | deserialize {:>2} | skipped {}",
             self.clean,
             self.damaged,
             self.damages,
@@ -295,6 +299,7 @@ impl Counts {
             self.wrong_refused,
             self.wrong_accepted,
             self.aliased,
+            self.shadowed,
             self.deserialize_fallbacks,
             self.skipped
         )
@@ -309,7 +314,7 @@ pub struct Outcome {
     /// Failed cases: (seed, what broke).
     pub failures: Vec<(u64, String)>,
     /// Per branch: how many cases broke it, and the first example.
-    pub broken: [(u32, Option<String>); 5],
+    pub broken: [(u32, Option<String>); 6],
 }
 
 impl Outcome {
@@ -370,7 +375,14 @@ pub fn run<T: Subject>(
 }
 
 /// The four branches.
-pub const BRANCHES: [&str; 5] = ["CLEAN", "DAMAGE", "UNKNOWN KEY", "WRONG TYPE", "ALIAS"];
+pub const BRANCHES: [&str; 6] = [
+    "CLEAN",
+    "DAMAGE",
+    "UNKNOWN KEY",
+    "WRONG TYPE",
+    "ALIAS",
+    "SHADOWED",
+];
 
 /// One case: all four branches on one generated value. The error lists the
 /// branches that broke (index into [`BRANCHES`]) with what broke.
@@ -381,9 +393,11 @@ pub fn check_case<T: Subject>(
     counts: &mut Counts,
 ) -> Result<(), Vec<(usize, String)>> {
     let mut rng = Rng::new(seed);
-    let Some((v, j)) = canonical(T::generate(&mut rng, 0)) else {
+    let generated = T::generate(&mut rng, 0);
+    let shadowed = shadowed(&generated, unions, counts);
+    let Some((v, j)) = canonical(generated) else {
         counts.skipped += 1;
-        return Ok(());
+        return shadowed.map_err(|e| vec![(5, e)]);
     };
     counts.clean += 1;
     let results = [
@@ -392,6 +406,7 @@ pub fn check_case<T: Subject>(
         unknown_key(&v, &j, unions, &mut rng, counts),
         wrong_type(&v, &j, unions, &mut rng, counts),
         alias(&v, &j, aliases, &mut rng, counts),
+        shadowed,
     ];
     let problems: Vec<(usize, String)> = results
         .into_iter()
@@ -414,6 +429,63 @@ pub fn canonical<T: Subject>(raw: T) -> Option<(T, Value)> {
     let j = serde_json::to_value(&v).ok()?;
     let again: T = serde_json::from_value(j.clone()).ok()?;
     (again == v).then_some((v, j))
+}
+
+/// Branch 6: a generated value that serde reads back as a value that
+/// serializes differently is rejected, never accepted as serde's reading:
+/// that would hand the tool less than the model sent. In a type with
+/// untagged unions (an earlier variant reading a later one's members and
+/// ignoring the rest) the rejection lies within one of them; elsewhere it is
+/// a member serde does not read (`skip_deserializing`). Numbers compare by
+/// value (`1` read as `1.0` loses nothing).
+fn shadowed<T: Subject>(generated: &T, unions: &[&str], counts: &mut Counts) -> Result<(), String> {
+    let Ok(sent) = serde_json::to_value(generated) else {
+        return Ok(());
+    };
+    let Ok(read) = serde_json::from_value::<T>(sent.clone()) else {
+        return Ok(());
+    };
+    let Ok(again) = serde_json::to_value(&read) else {
+        return Ok(());
+    };
+    if same_json(&sent, &again) {
+        return Ok(());
+    }
+    counts.shadowed += 1;
+    let text = sent.to_string();
+    match T::from_model(&text) {
+        Err(ArgsError::Invalid(violations))
+            if unions.is_empty()
+                || violations
+                    .iter()
+                    .all(|v| unions.iter().any(|union| is_within(&v.pointer, union))) =>
+        {
+            Ok(())
+        }
+        Err(error) => Err(format!(
+            "SHADOWED {text}\n  rejected outside the unions {unions:?}: {error}"
+        )),
+        Ok(parsed) => Err(format!(
+            "SHADOWED {text}\n  accepted as {:?}, which serde writes as {again}",
+            parsed.value
+        )),
+    }
+}
+
+/// JSON equality with numbers compared by value.
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
 }
 
 /// Branch 1: the clean serialization is accepted as exactly `v`, with

@@ -747,6 +747,59 @@ generator!(ShapeUnions {
     either
 });
 
+/// A struct with a `from`, which `Reach::Start` reads by its `from` alone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct NamedReach {
+    pub name: String,
+    pub from: u32,
+}
+generator!(NamedReach { name, from });
+
+/// Untagged, where serde reads later variants as an earlier one: `Start`
+/// takes any object with a `from`, ignoring `to` or `name`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Reach {
+    Start { from: u32 },
+    Both { from: u32, to: u32 },
+    Named(NamedReach),
+    Label(String),
+}
+generator!(Reach { Start { from }, Both { from, to }, Named(f0), Label(f0) } enum);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Narrow {
+    pub id: u32,
+}
+generator!(Narrow { id });
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Wide {
+    pub id: u32,
+    pub extra: Option<String>,
+}
+generator!(Wide { id, extra });
+
+/// The same one level down: `Narrow` ignores `Wide`'s `extra`, so serde
+/// reads every `Wide` variant as a `Narrow` one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Around {
+    Narrow { inner: Narrow },
+    Wide { inner: Wide },
+}
+generator!(Around { Narrow { inner }, Wide { inner } } enum);
+
+/// Untagged enums whose earlier variants read later ones (serde ignores
+/// members a variant does not declare): a value serde would cut down is
+/// rejected, within its union.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub struct ShadowedUnions {
+    pub reach: Reach,
+    pub around: Option<Around>,
+}
+generator!(ShadowedUnions { reach, around });
+
 // ---- 6. generics ----
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
@@ -1102,6 +1155,7 @@ macro_rules! contract_types {
             adjacent_renamed: AdjacentRenamed;
             enum_fields: EnumFields, unions &["/u"];
             shape_unions: ShapeUnions, unions &["/either", "/with_speed"];
+            shadowed_unions: ShadowedUnions, unions &["/reach", "/around"];
             page_of_filters: Page<Filter>, aliases &[("items", "results")];
             page_of_numbers: Page<u32>, aliases &[("items", "results")];
             page_of_strings: Page<String>, aliases &[("items", "results")];

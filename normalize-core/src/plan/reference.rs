@@ -68,6 +68,19 @@ pub(crate) fn push_token(pointer: &mut String, token: &str) {
     }
 }
 
+/// Appends `pointer` to a URI fragment, percent-encoding what a fragment
+/// cannot hold (a space in a definition name, non-ASCII text).
+pub(crate) fn push_fragment(out: &mut String, pointer: &str) {
+    const KEEP: &[u8] = b"-._~!$&'()*+,;=:@/";
+    for byte in pointer.bytes() {
+        if byte.is_ascii_alphanumeric() || KEEP.contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

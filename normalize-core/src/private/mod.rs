@@ -50,7 +50,8 @@ impl Compiled {
     /// Generates `T`'s schema with schemars, applies the derive's
     /// annotations (aliases, verbatim marks, `open`) to it and to the
     /// definitions of the `ToolArgs` types it contains, closes the whole
-    /// document ([`crate::closing`]), writes integer formats as bounds
+    /// document ([`crate::closing`]), has untagged unions taken in serde's
+    /// order ([`crate::untagged`]), writes integer formats as bounds
     /// ([`crate::integer_bounds`]) and compiles it.
     ///
     /// # Panics
@@ -72,7 +73,9 @@ impl Compiled {
             }
         }
         inline_root_reference(&mut schema);
+        let raw = schema.clone();
         crate::closing::close_objects(&mut schema);
+        crate::untagged::order_unions(&raw, &mut schema);
         crate::integer_bounds::bound_integers(&mut schema);
         let validator = Validator::new(&schema).unwrap_or_else(|e| {
             panic!(

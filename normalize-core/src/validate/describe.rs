@@ -226,7 +226,7 @@ fn push_union_violations(
 }
 
 /// The one union branch that has the value's shape, if exactly one has: no
-/// `type` error at the union's own location, and no `const`/`enum` error
+/// `type` or `not` error at the union's own location, and no `const`/`enum` error
 /// there or at a direct member (a tag of a tagged enum). Where several
 /// remain, the one that misses no required member (an externally tagged
 /// variant whose key is present), then the one whose errors all lie deeper
@@ -242,7 +242,12 @@ fn shape_matching_branch<'e>(
                 && !errors.iter().any(|e| {
                     let at = e.instance_path().as_str();
                     match e.kind() {
-                        ValidationErrorKind::Type { .. } => at == pointer,
+                        // A branch an earlier one reads the serde way
+                        // (`crate::untagged`): that one is the branch to
+                        // describe.
+                        ValidationErrorKind::Type { .. } | ValidationErrorKind::Not { .. } => {
+                            at == pointer
+                        }
                         ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. } => {
                             at == pointer || is_member(pointer, at)
                         }

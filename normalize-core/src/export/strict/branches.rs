@@ -11,6 +11,7 @@
 
 use super::StrictError;
 use crate::path::write_token;
+use crate::plan::reference::push_fragment;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -138,18 +139,5 @@ fn walk_children(m: &Map<String, Value>, at: &mut String, out: &mut Vec<(String,
             _ => unions(child, at, out),
         }
         at.truncate(len);
-    }
-}
-
-/// Appends `pointer` to a URI fragment, percent-encoding what a fragment
-/// cannot hold (a space in a definition name, non-ASCII text).
-fn push_fragment(out: &mut String, pointer: &str) {
-    const KEEP: &[u8] = b"-._~!$&'()*+,;=:@/";
-    for byte in pointer.bytes() {
-        if byte.is_ascii_alphanumeric() || KEEP.contains(&byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
     }
 }

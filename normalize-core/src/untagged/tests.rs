@@ -1,0 +1,143 @@
+use super::order_unions;
+use crate::closing::close_objects;
+use crate::validate::Validator;
+use serde_json::{Value, json};
+
+/// The schema closed and ordered, as the derive builds it.
+fn ordered(raw: Value) -> Value {
+    let mut schema = raw.clone();
+    close_objects(&mut schema);
+    order_unions(&raw, &mut schema);
+    schema
+}
+
+fn closed(raw: Value) -> Value {
+    let mut schema = raw;
+    close_objects(&mut schema);
+    schema
+}
+
+/// `#[serde(untagged)] enum Span { Start { from }, Both { from, to } }`.
+fn span() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"span": {"$ref": "#/$defs/Span"}},
+        "required": ["span"],
+        "$defs": {
+            "Span": {"anyOf": [
+                {"type": "object", "properties": {"from": {"type": "integer"}}, "required": ["from"]},
+                {"type": "object", "properties": {"from": {"type": "integer"}, "to": {"type": "integer"}}, "required": ["from", "to"]}
+            ]}
+        }
+    })
+}
+
+#[test]
+fn a_later_branch_an_earlier_one_reads_loosely_is_refused() {
+    let schema = ordered(span());
+    let validator = Validator::new(&schema).unwrap();
+    assert!(validator.validate(&json!({"span": {"from": 1}})).is_ok());
+    // serde reads `Start { from: 1 }` and drops `to`: refused, at `to`.
+    let violations = validator
+        .validate(&json!({"span": {"from": 1, "to": 2}}))
+        .unwrap_err();
+    assert_eq!(violations.0.len(), 1, "{violations:?}");
+    assert_eq!(violations.0[0].pointer, "/span/to");
+    assert_eq!(violations.0[0].keyword, "additionalProperties");
+    // Closed alone, the union takes it as `Both`.
+    let validator = Validator::new(&closed(span())).unwrap();
+    assert!(
+        validator
+            .validate(&json!({"span": {"from": 1, "to": 2}}))
+            .is_ok()
+    );
+}
+
+#[test]
+fn the_reading_is_the_branch_before_closing() {
+    let schema = ordered(span());
+    let reading = &schema["$defs"]["Span"]["anyOf"][1]["not"]["anyOf"][0];
+    assert_eq!(reading, &span()["$defs"]["Span"]["anyOf"][0]);
+    assert_eq!(schema["$defs"]["Span"]["anyOf"][0].get("not"), None);
+}
+
+#[test]
+fn branches_that_share_no_value_are_left_alone() {
+    for raw in [
+        // `Option<Struct>`.
+        json!({"anyOf": [{"$ref": "#/$defs/S"}, {"type": "null"}],
+               "$defs": {"S": {"type": "object", "properties": {"a": {"type": "string"}}}}}),
+        // A struct, then a list.
+        json!({"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}},
+                         {"type": "array", "items": {"type": "string"}}]}),
+        // The earlier variant requires a member the later one closes out.
+        json!({"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                         {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}]}),
+        // Scalars: a reading takes no more than the branch itself.
+        json!({"anyOf": [{"type": "integer"}, {"type": "number"}, {"type": "string"}]}),
+        // A required field and its alias.
+        json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+               "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}),
+    ] {
+        assert_eq!(ordered(raw.clone()), closed(raw.clone()), "{raw}");
+    }
+}
+
+#[test]
+fn a_type_that_denies_unknown_fields_reads_as_it_is_closed() {
+    let raw = json!({"anyOf": [
+        {"type": "object", "properties": {"from": {"type": "integer"}}, "required": ["from"],
+         "additionalProperties": false},
+        {"type": "object", "properties": {"from": {"type": "integer"}, "to": {"type": "integer"}}}
+    ]});
+    assert_eq!(ordered(raw.clone()), closed(raw));
+}
+
+#[test]
+fn the_definitions_a_reading_reaches_are_copied_unclosed() {
+    // A recursive definition with a name a fragment must escape, reached
+    // through another definition.
+    let raw = json!({
+        "anyOf": [{"$ref": "#/$defs/Outer"}, {"$ref": "#/$defs/Wide"}],
+        "$defs": {
+            "Outer": {"type": "object", "properties": {"node": {"$ref": "#/$defs/Tree%20~1x"}},
+                      "required": ["node"]},
+            "Tree /x": {"type": "object", "properties": {
+                "kids": {"type": "array", "items": {"$ref": "#/$defs/Tree%20~1x"}}}},
+            "Wide": {"type": "object", "properties": {
+                "node": {"$ref": "#/$defs/Tree%20~1x"}, "extra": {"type": "string"}},
+                "required": ["node"]}
+        }
+    });
+    let schema = ordered(raw);
+    let not = &schema["$defs"]["Wide"];
+    assert_eq!(not.get("not"), None, "the definition is not the branch");
+    let branch = &schema["anyOf"][1];
+    let defs = branch["not"]["$defs"].as_object().unwrap();
+    assert_eq!(defs.len(), 2, "{defs:?}");
+    let validator = Validator::new(&schema).unwrap();
+    // Outer reads it, ignoring `extra` and the unknown member below.
+    let violations = validator
+        .validate(&json!({"node": {"kids": [{"kids": [], "deep": 1}]}, "extra": "e"}))
+        .unwrap_err();
+    let pointers: Vec<&str> = violations.0.iter().map(|v| v.pointer.as_str()).collect();
+    assert!(pointers.contains(&"/extra"), "{violations:?}");
+    assert!(
+        validator
+            .validate(&json!({"node": {"kids": [{"kids": []}]}}))
+            .is_ok()
+    );
+}
+
+#[test]
+fn a_branch_with_its_own_not_keeps_it() {
+    let raw = json!({"anyOf": [
+        {"type": "object", "properties": {"a": {"type": "integer"}}},
+        {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+         "not": {"required": ["b"]}}
+    ]});
+    let schema = ordered(raw);
+    let any_of = schema["anyOf"][1]["not"]["anyOf"].as_array().unwrap();
+    assert_eq!(any_of[0], json!({"required": ["b"]}));
+    assert_eq!(any_of.len(), 2);
+}
