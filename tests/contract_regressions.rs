@@ -679,3 +679,53 @@ fn an_untagged_variant_serde_reads_as_an_earlier_one_is_rejected_at_what_it_drop
     let both = &schema["$defs"]["Reach"]["anyOf"][1];
     assert_eq!(both["not"]["anyOf"][0]["required"], json!(["from"]));
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Range {
+    from: u32,
+    to: u32,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Pick {
+    Range(Range),
+    List(Vec<u32>),
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Choose {
+    pick: Pick,
+}
+
+/// serde reads a struct from an array of its fields too: `[3, 5]` became
+/// `Range { from: 3, to: 5 }` though the schema took it as a `List`.
+#[test]
+fn a_list_serde_reads_as_an_earlier_struct_variant_is_rejected() {
+    match Choose::from_model(json!({"pick": [3, 5]})) {
+        Err(ArgsError::Invalid(violations)) => {
+            assert_eq!(violations.len(), 1, "{violations}");
+            let violation = &violations.0[0];
+            assert_eq!(
+                (violation.pointer.as_str(), violation.keyword.as_str()),
+                ("/pick", "not")
+            );
+            assert!(
+                violation.message.contains("earlier variant (Range)"),
+                "{}",
+                violation.message
+            );
+        }
+        other => panic!("expected Invalid, got {other:?}"),
+    }
+    for list in [json!([3]), json!([3, 5, 7]), json!([])] {
+        let Pick::List(items) = accepted::<Choose>(json!({ "pick": list.clone() })).pick else {
+            panic!("{list} is not read as a list");
+        };
+        assert_eq!(json!(items), list);
+    }
+    assert_eq!(
+        accepted::<Choose>(json!({"pick": {"from": 3, "to": 5}})).pick,
+        Pick::Range(Range { from: 3, to: 5 })
+    );
+}

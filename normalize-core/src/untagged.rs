@@ -26,10 +26,23 @@
 //! against a member the earlier one requires). `Option`'s `null` branch and
 //! unions of distinct shapes are left as they are.
 //!
-//! serde also reads a struct from a JSON array of its fields in order; a
-//! reading does not include that form (the schema declares no array there),
-//! so an array an earlier struct variant would take positionally is not
-//! refused on that account.
+//! serde also reads a named struct from a JSON array of its fields in
+//! declaration order, so a reading includes that form for every definition
+//! that describes a struct: `#[serde(untagged)] enum Pick { Range(Range),
+//! List(Vec<u32>) }` reads `[3, 5]` as `Range { from: 3, to: 5 }`, and the
+//! `List` branch refuses it. The array is as long as the fields, down to the
+//! last one serde cannot fill in when it is missing: required, or neither
+//! required nor given a `default` (an `Option` without `#[serde(default)]`
+//! must be sent in an array). Struct variants written inline (an untagged
+//! or externally tagged enum's) are read from objects only, as serde does.
+//!
+//! Where the schema cannot say what serde reads, a reading is wrong in a
+//! known way: a struct that flattens another is written by schemars like
+//! one that does not, and serde reads no array for it (so a later branch is
+//! refused an array serde would give it); a field whose default cannot be
+//! written as JSON carries no `default` (so its array must be longer than
+//! serde needs); an internally tagged enum, which serde reads from
+//! `[tag, fields...]` too, gets no array form.
 
 use crate::plan::reference::{child_pointer, push_fragment, ref_pointer};
 use serde_json::{Map, Value};
@@ -117,7 +130,7 @@ fn order_union(raw: &Value, closed: &mut Value, at: &str) {
     };
     let lenient: Vec<bool> = raw_branches
         .iter()
-        .map(|branch| reaches_open_object(raw, branch, &mut HashSet::new(), 0))
+        .map(|branch| reads_more(raw, branch, &mut HashSet::new(), 0))
         .collect();
     let mut additions = Vec::new();
     for (j, branch) in branches.iter().enumerate().skip(1) {
@@ -243,22 +256,113 @@ impl<'r> Readings<'r> {
                 map.remove("definitions");
             }
             self.redirect(&mut copy);
-            defs.insert(self.names[&target].clone(), copy);
+            let name = self.names[&target].clone();
+            if let Some(sequence) = Sequence::of(schema) {
+                copy = sequence.beside(copy, &self.not_at_defs(&name));
+            }
+            defs.insert(name, copy);
         }
         defs.sort_keys();
         defs
     }
 }
 
-/// Whether `schema` (in `root`), or a schema a value moves into from it,
-/// is an object schema that takes members it does not declare: a struct
-/// as schemars writes it, which serde reads ignoring unknown members.
-fn reaches_open_object(
-    root: &Value,
-    schema: &Value,
-    seen: &mut HashSet<String>,
-    depth: usize,
-) -> bool {
+/// How serde reads a named struct from an array: its fields in order, at
+/// least `least` of them.
+struct Sequence {
+    fields: Vec<String>,
+    least: usize,
+}
+
+impl Sequence {
+    /// The array form of a definition that describes a struct: declared
+    /// `properties`, with nothing that composes it (a flattened enum) or
+    /// makes it a map.
+    fn of(definition: &Value) -> Option<Sequence> {
+        let map = definition.as_object()?;
+        let Some(Value::Object(properties)) = map.get("properties") else {
+            return None;
+        };
+        let composed = ["anyOf", "oneOf", "allOf", "patternProperties", "$ref"]
+            .iter()
+            .any(|k| map.contains_key(*k));
+        let map_like = map
+            .get("additionalProperties")
+            .is_some_and(|extra| !extra.is_boolean());
+        if composed || map_like {
+            return None;
+        }
+        let required: Vec<&str> = match map.get("required") {
+            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let fields: Vec<(&String, &Value)> = properties
+            .iter()
+            // A serde alias is another name for a field, not a field.
+            .filter(|(_, schema)| schema.get(crate::__private::ALIAS_OF).is_none())
+            .collect();
+        // A container `default` fills in every missing field.
+        let filled = |name: &str, schema: &Value| {
+            map.contains_key("default")
+                || (!required.contains(&name) && schema.get("default").is_some())
+        };
+        let least = fields
+            .iter()
+            .rposition(|(name, schema)| !filled(name, schema))
+            .map_or(0, |last| last + 1);
+        Some(Sequence {
+            fields: fields.into_iter().map(|(name, _)| name.clone()).collect(),
+            least,
+        })
+    }
+
+    /// `{"anyOf": [object, array]}`, the array's items pointing at the
+    /// object's properties (`at` is where the result is placed).
+    fn beside(&self, object: Value, at: &str) -> Value {
+        let object_at = child_pointer(&child_pointer(at, "anyOf"), "0");
+        let items: Vec<Value> = self
+            .fields
+            .iter()
+            .map(|name| {
+                let mut reference = String::from("#");
+                push_fragment(
+                    &mut reference,
+                    &child_pointer(&child_pointer(&object_at, "properties"), name),
+                );
+                serde_json::json!({ "$ref": reference })
+            })
+            .collect();
+        let array = serde_json::json!({
+            "type": "array",
+            "prefixItems": items,
+            "items": false,
+            "minItems": self.least,
+        });
+        serde_json::json!({ "anyOf": [object, array] })
+    }
+}
+
+/// The definition a bare `$ref` (beside annotations at most) names.
+fn bare_target<'s>(root: &'s Value, schema: &Value) -> Option<&'s Value> {
+    let map = schema.as_object()?;
+    let bare = map
+        .keys()
+        .all(|k| matches!(k.as_str(), "$ref" | "description" | "title" | "not"));
+    if !bare {
+        return None;
+    }
+    map.get("$ref")
+        .and_then(Value::as_str)
+        .and_then(ref_pointer)
+        .and_then(|pointer| root.pointer(&pointer))
+}
+
+/// Whether serde may read more through `schema` (in `root`) than its closed
+/// form takes: it reaches an object schema that takes members it does not
+/// declare (a struct as schemars writes it, which serde reads ignoring
+/// unknown members), or a struct definition (which serde also reads from
+/// an array).
+fn reads_more(root: &Value, schema: &Value, seen: &mut HashSet<String>, depth: usize) -> bool {
     let Value::Object(map) = schema else {
         return false;
     };
@@ -286,7 +390,7 @@ fn reaches_open_object(
     {
         if seen.insert(target.clone()) {
             if let Some(target) = root.pointer(&target) {
-                if reaches_open_object(root, target, seen, depth + 1) {
+                if Sequence::of(target).is_some() || reads_more(root, target, seen, depth + 1) {
                     return true;
                 }
             }
@@ -304,22 +408,26 @@ fn reaches_open_object(
                 {
                     children
                         .values()
-                        .any(|c| reaches_open_object(root, c, seen, depth + 1))
+                        .any(|c| reads_more(root, c, seen, depth + 1))
                 }
-                Value::Object(_) => reaches_open_object(root, child, seen, depth + 1),
+                Value::Object(_) => reads_more(root, child, seen, depth + 1),
                 Value::Array(children) => children
                     .iter()
-                    .any(|c| reaches_open_object(root, c, seen, depth + 1)),
+                    .any(|c| reads_more(root, c, seen, depth + 1)),
                 _ => false,
             }
     })
 }
 
-/// Whether some value may be taken both by `earlier` (in `raw`) and by
-/// `later` (in `closed`). `false` only when they provably share none.
+/// Whether some value may be taken both by `earlier` read the serde way
+/// (in `raw`) and by `later` (in `closed`). `false` only when they provably
+/// share none.
 fn may_share(raw: &Value, earlier: &Value, closed: &Value, later: &Value) -> bool {
-    let common = types(raw, earlier, 0) & types(closed, later, 0);
-    if common & !OBJECT != 0 {
+    let common = types(raw, earlier, true, 0) & types(closed, later, false, 0);
+    if common & !(OBJECT | ARRAY) != 0 {
+        return true;
+    }
+    if common & ARRAY != 0 && arrays_may_share(raw, earlier, closed, later) {
         return true;
     }
     if common & OBJECT == 0 {
@@ -334,8 +442,35 @@ fn may_share(raw: &Value, earlier: &Value, closed: &Value, later: &Value) -> boo
     }
 }
 
-/// The JSON types `schema` may take, as bits (`ANY` where unknown).
-fn types(root: &Value, schema: &Value, depth: usize) -> u8 {
+/// When the earlier branch takes arrays only as a struct read from its
+/// fields, it shares none with the later branch's arrays if their first
+/// elements share no JSON type (`enum { One(Item), Many(Vec<Item>) }`:
+/// `Item`'s first field is no `Item`).
+fn arrays_may_share(raw: &Value, earlier: &Value, closed: &Value, later: &Value) -> bool {
+    let Some(definition) = bare_target(raw, earlier) else {
+        return true;
+    };
+    let Some(sequence) = Sequence::of(definition) else {
+        return true;
+    };
+    if sequence.least == 0 || types(raw, definition, false, 0) & ARRAY != 0 {
+        return true;
+    }
+    let first = &definition["properties"][&sequence.fields[0]];
+    let later = bare_target(closed, later).unwrap_or(later);
+    let later_first = later
+        .get("prefixItems")
+        .and_then(|items| items.get(0))
+        .or_else(|| later.get("items"));
+    match later_first {
+        Some(item) => types(raw, first, true, 0) & types(closed, item, false, 0) != 0,
+        None => true,
+    }
+}
+
+/// The JSON types `schema` may take, as bits (`ANY` where unknown); `read`:
+/// as serde reads it, a struct definition from an array too.
+fn types(root: &Value, schema: &Value, read: bool, depth: usize) -> u8 {
     let map = match schema {
         Value::Object(map) => map,
         Value::Bool(false) => return 0,
@@ -367,18 +502,22 @@ fn types(root: &Value, schema: &Value, depth: usize) -> u8 {
         .and_then(ref_pointer)
         .and_then(|pointer| root.pointer(&pointer))
     {
-        taken &= types(root, target, depth + 1);
+        let mut target_takes = types(root, target, read, depth + 1);
+        if read && Sequence::of(target).is_some() {
+            target_takes |= ARRAY;
+        }
+        taken &= target_takes;
     }
     for union in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = map.get(union) {
-            taken &= branches
-                .iter()
-                .fold(0, |bits, branch| bits | types(root, branch, depth + 1));
+            taken &= branches.iter().fold(0, |bits, branch| {
+                bits | types(root, branch, read, depth + 1)
+            });
         }
     }
     if let Some(Value::Array(parts)) = map.get("allOf") {
         for part in parts {
-            taken &= types(root, part, depth + 1);
+            taken &= types(root, part, read, depth + 1);
         }
     }
     taken
@@ -458,19 +597,7 @@ fn closed_names(root: &Value, schema: &Value, depth: usize) -> Option<HashSet<St
         };
         return Some(names);
     }
-    let target = map
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(ref_pointer)
-        .and_then(|pointer| root.pointer(&pointer))?;
-    let bare = map
-        .keys()
-        .all(|k| matches!(k.as_str(), "$ref" | "description" | "title" | "not"));
-    if bare {
-        closed_names(root, target, depth + 1)
-    } else {
-        None
-    }
+    closed_names(root, bare_target(root, schema)?, depth + 1)
 }
 
 #[cfg(test)]

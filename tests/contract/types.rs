@@ -790,15 +790,41 @@ pub enum Around {
 }
 generator!(Around { Narrow { inner }, Wide { inner } } enum);
 
+/// A named struct: serde also reads it from `[from, step]` or
+/// `[from, step, to]` (`step` has no default, `to` has one).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Steps {
+    pub from: u8,
+    pub step: Option<u8>,
+    #[serde(default)]
+    pub to: u8,
+}
+generator!(Steps { from, step, to });
+
+/// serde reads a `List` of two or three small numbers as `Range`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Pick {
+    Range(Steps),
+    List(Vec<u8>),
+}
+generator!(Pick { Range(f0), List(f0) } enum);
+
 /// Untagged enums whose earlier variants read later ones (serde ignores
-/// members a variant does not declare): a value serde would cut down is
+/// members a variant does not declare, and reads a struct from an array of
+/// its fields): a value serde would cut down or read as another variant is
 /// rejected, within its union.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
 pub struct ShadowedUnions {
     pub reach: Reach,
     pub around: Option<Around>,
+    pub pick: Pick,
 }
-generator!(ShadowedUnions { reach, around });
+generator!(ShadowedUnions {
+    reach,
+    around,
+    pick
+});
 
 // ---- 6. generics ----
 
@@ -1155,7 +1181,7 @@ macro_rules! contract_types {
             adjacent_renamed: AdjacentRenamed;
             enum_fields: EnumFields, unions &["/u"];
             shape_unions: ShapeUnions, unions &["/either", "/with_speed"];
-            shadowed_unions: ShadowedUnions, unions &["/reach", "/around"];
+            shadowed_unions: ShadowedUnions, unions &["/reach", "/around", "/pick"];
             page_of_filters: Page<Filter>, aliases &[("items", "results")];
             page_of_numbers: Page<u32>, aliases &[("items", "results")];
             page_of_strings: Page<String>, aliases &[("items", "results")];

@@ -141,3 +141,57 @@ fn a_branch_with_its_own_not_keeps_it() {
     assert_eq!(any_of[0], json!({"required": ["b"]}));
     assert_eq!(any_of.len(), 2);
 }
+
+/// `#[serde(untagged)] enum Pick { Range(Range), List(Vec<u32>) }`, where
+/// `Range` has `from`, an optional `step` without a default, and `to` with
+/// one (and the alias `upto`, which is no field).
+fn pick() -> Value {
+    json!({
+        "anyOf": [{"$ref": "#/$defs/Range"}, {"type": "array", "items": {"type": "integer"}}],
+        "$defs": {"Range": {"type": "object", "properties": {
+            "from": {"type": "integer"},
+            "step": {"type": ["integer", "null"]},
+            "to": {"type": "integer", "default": 0},
+            "upto": {"type": "integer", "x-toolargs-alias-of": "to"}
+        }, "required": ["from"]}}
+    })
+}
+
+#[test]
+fn a_struct_definition_is_read_from_an_array_of_its_fields() {
+    let schema = ordered(pick());
+    let validator = Validator::new(&schema).unwrap();
+    // serde reads `[from, step]` and `[from, step, to]` as a `Range`.
+    for read in [json!([3, 5]), json!([3, 5, 7])] {
+        assert!(validator.validate(&read).is_err(), "{read}");
+    }
+    // Too short (`step` has no default) or too long: a list.
+    for list in [json!([]), json!([3]), json!([3, 5, 7, 9])] {
+        assert!(validator.validate(&list).is_ok(), "{list}");
+    }
+    let array = &schema["anyOf"][1]["not"]["$defs"]["0"]["anyOf"][1];
+    assert_eq!(array["minItems"], 2);
+    assert_eq!(array["prefixItems"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn a_struct_whose_first_field_no_item_shares_is_not_read_from_the_list() {
+    // `enum { One(Item), Many(Vec<Item>) }`: `Item`'s first field is a string.
+    let raw = json!({
+        "anyOf": [{"$ref": "#/$defs/Item"}, {"type": "array", "items": {"$ref": "#/$defs/Item"}}],
+        "$defs": {"Item": {"type": "object", "properties": {"name": {"type": "string"}},
+                           "required": ["name"], "additionalProperties": false}}
+    });
+    assert_eq!(ordered(raw.clone()), closed(raw));
+}
+
+#[test]
+fn an_inline_struct_variant_is_read_from_objects_only() {
+    // serde reads an untagged enum's struct variant from a map only.
+    let raw = json!({"anyOf": [
+        {"type": "object", "properties": {"from": {"type": "integer"}}, "required": ["from"],
+         "additionalProperties": false},
+        {"type": "array", "items": {"type": "integer"}}
+    ]});
+    assert_eq!(ordered(raw.clone()), closed(raw));
+}

@@ -208,6 +208,32 @@ fn push_union_violations(
         }
         return true;
     }
+    if let Some(later) = read_as_earlier(pointer, context) {
+        // The value has a later branch's form, and an earlier branch's serde
+        // reading takes it first (`crate::untagged`): say which ones.
+        let branches: Vec<String> = match schema.pointer(error.schema_path().as_str()) {
+            Some(Value::Array(branches)) => branches
+                .iter()
+                .map(|b| describe_schema(schema, b))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if let Some(taken) = branches.get(later) {
+            let found = describe_value(error.instance());
+            let earlier = branches[..later].join(" | ");
+            out.push(Violation {
+                pointer: pointer.to_owned(),
+                keyword: "not".to_owned(),
+                expected: format!("one of: {}", branches.join(" | ")),
+                message: format!(
+                    "found {found}, which has the form of {taken} but is read first as an \
+                     earlier variant ({earlier}), which refuses it"
+                ),
+                found,
+            });
+            return true;
+        }
+    }
     if let Some((at, accepted)) = failing_tag(pointer, context) {
         let found = instance
             .pointer(&at)
@@ -285,6 +311,18 @@ fn shape_matching_branch<'e>(
         })
         .collect();
     only(deeper)
+}
+
+/// The branch whose only error is its `not` at the union's location: it
+/// takes the value, but an earlier branch's serde reading takes it first.
+fn read_as_earlier(pointer: &str, context: &[Vec<ValidationError<'static>>]) -> Option<usize> {
+    context.iter().position(|errors| {
+        !errors.is_empty()
+            && errors.iter().all(|e| {
+                matches!(e.kind(), ValidationErrorKind::Not { .. })
+                    && e.instance_path().as_str() == pointer
+            })
+    })
 }
 
 /// Whether `at` is a direct member of the object at `pointer`.
