@@ -36,6 +36,13 @@
 //! A definition that is one part of a composed object is never closed
 //! itself: `additionalProperties: false` inside it would reject its
 //! composer's members (the tag of an internally tagged variant).
+//!
+//! Closing alone changes which branch of an untagged union takes a value:
+//! serde reads the first variant that deserializes, ignoring members it does
+//! not declare, while a closed `anyOf` takes any branch that fits. The
+//! derive therefore also gives each later branch `not` of what the earlier
+//! ones read (the crate's `untagged` module); a schema closed with this
+//! function alone does not get that.
 
 use crate::plan::reference::{child_pointer, ref_pointer};
 use serde_json::{Map, Value};
