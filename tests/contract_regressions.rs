@@ -729,3 +729,96 @@ fn a_list_serde_reads_as_an_earlier_struct_variant_is_rejected() {
         Pick::Range(Range { from: 3, to: 5 })
     );
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Labels {
+    Set {
+        tags: std::collections::BTreeSet<String>,
+    },
+    Counted {
+        tags: Vec<String>,
+        extra: u32,
+    },
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+enum Color {
+    Red,
+    Green,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+enum Shape2 {
+    Span { a: u32, b: u32 },
+    Dot(u32),
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Empty {}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Mode {
+    Named(Color),
+    Custom(BTreeMap<String, Value>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Drawn {
+    Shape(Shape2),
+    Table(BTreeMap<String, Vec<u32>>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Maybe {
+    Nothing(Empty),
+    Numbers(Vec<u32>),
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Readings {
+    labels: Option<Labels>,
+    mode: Option<Mode>,
+    drawn: Option<Drawn>,
+    maybe: Option<Maybe>,
+}
+
+/// Inside an untagged enum serde reads more than schemars writes: a set
+/// from an array with repeats, an externally tagged unit variant from
+/// `{"Red": null}` and a struct variant from an array of its fields, an
+/// empty struct from `[]`. Each reading now includes that form, so the
+/// later branch refuses what serde would read as the earlier one.
+#[test]
+fn what_serde_reads_beyond_the_schema_inside_an_untagged_enum_is_refused() {
+    let cases = [
+        (
+            json!({"labels": {"tags": ["a", "a"], "extra": 1}}),
+            "/labels",
+        ),
+        (json!({"mode": {"Red": null}}), "/mode"),
+        (json!({"drawn": {"Span": [1, 2]}}), "/drawn"),
+        (json!({"maybe": []}), "/maybe"),
+    ];
+    for (args, union) in cases {
+        let pointers = invalid_pointers::<Readings>(args.clone());
+        assert!(
+            pointers.iter().all(|p| p.starts_with(union)),
+            "{args}: {pointers:?}"
+        );
+    }
+    // What serde reads as the later variant is still accepted (and a set
+    // without repeats as the set).
+    let ok = accepted::<Readings>(json!({
+        "labels": {"tags": ["a", "b"]},
+        "mode": {"Blue": 1},
+        "drawn": {"Span": [1]},
+        "maybe": [1]
+    }));
+    assert!(matches!(ok.labels, Some(Labels::Set { .. })));
+    assert!(matches!(ok.mode, Some(Mode::Custom(_))));
+    assert!(matches!(ok.drawn, Some(Drawn::Table(_))));
+    assert_eq!(ok.maybe, Some(Maybe::Numbers(vec![1])));
+}

@@ -13,36 +13,52 @@
 //! `not: {"anyOf": [readings]}`. A *reading* is the earlier branch as
 //! schemars wrote it, before closing (open where serde is lenient, closed
 //! where the type denies unknown fields), with the definitions it reaches
-//! copied beside it unclosed (`$defs` inside the `not`). The union then takes
-//! a value exactly when the first branch serde reads it with also takes it
-//! closed, and a value serde would read as another variant than the one its
-//! members name is rejected instead of cut down. The validator's report
-//! describes the branch serde reads ([`crate::validate`]).
+//! copied unclosed, once per union (`$defs` inside the union's last `not`).
+//! The union then takes a value exactly when the first branch serde reads
+//! it with also takes it closed, and a value serde would read as another
+//! variant than the one its members name is rejected instead of cut down.
+//! The validator's report describes the branch serde reads
+//! ([`crate::validate`]).
 //!
-//! A reading is added only where it can matter: the earlier branch reaches
-//! an open object (otherwise its reading takes no more than its closed form,
-//! which the union already tries first) and the two branches can share a
-//! value (a JSON type in common, and not an object the later branch closes
-//! against a member the earlier one requires). `Option`'s `null` branch and
-//! unions of distinct shapes are left as they are.
+//! Inside an untagged enum serde reads more than schemars writes, and a
+//! reading says so:
 //!
-//! serde also reads a named struct from a JSON array of its fields in
-//! declaration order, so a reading includes that form for every definition
-//! that describes a struct: `#[serde(untagged)] enum Pick { Range(Range),
-//! List(Vec<u32>) }` reads `[3, 5]` as `Range { from: 3, to: 5 }`, and the
-//! `List` branch refuses it. The array is as long as the fields, down to the
-//! last one serde cannot fill in when it is missing: required, or neither
-//! required nor given a `default` (an `Option` without `#[serde(default)]`
-//! must be sent in an array). Struct variants written inline (an untagged
-//! or externally tagged enum's) are read from objects only, as serde does.
+//! - an object schema without `additionalProperties` takes any other
+//!   member (serde ignores it);
+//! - a named struct (a definition with `properties`, or `struct Empty {}`)
+//!   is also read from an array of its fields in declaration order:
+//!   `#[serde(untagged)] enum Pick { Range(Range), List(Vec<u32>) }` reads
+//!   `[3, 5]` as `Range { from: 3, to: 5 }`. The array is as long as the
+//!   fields, down to the last one serde cannot fill in when it is missing:
+//!   required, or neither required nor given a `default` (an `Option`
+//!   without `#[serde(default)]` must be sent). Struct variants written
+//!   inline in an untagged enum are read from objects only, as serde does;
+//! - an externally tagged enum's unit variant is also read from
+//!   `{"Name": null}`, and a struct variant's content from an array of its
+//!   fields;
+//! - a set is read from an array with repeats (`uniqueItems` is dropped).
+//!
+//! A reading is added only where it can matter: the earlier branch reads
+//! more than its closed form in a JSON type the later branch takes (else
+//! the union already tries the closed form first), and the two can share a
+//! value (not an object the later branch closes against a member the
+//! earlier one requires, nor an array whose first element the earlier
+//! struct's first field cannot be). `Option`'s `null` branch and unions of
+//! distinct shapes are left as they are.
 //!
 //! Where the schema cannot say what serde reads, a reading is wrong in a
-//! known way: a struct that flattens another is written by schemars like
-//! one that does not, and serde reads no array for it (so a later branch is
-//! refused an array serde would give it); a field whose default cannot be
-//! written as JSON carries no `default` (so its array must be longer than
-//! serde needs); an internally tagged enum, which serde reads from
-//! `[tag, fields...]` too, gets no array form.
+//! known way. Taking more than serde (a later branch is refused a value
+//! serde would give it): a struct that flattens another, which schemars
+//! writes like one that does not, and serde reads from no array; a float
+//! with no fraction (`2.0`) where the earlier branch has an integer, which
+//! JSON Schema calls an integer and serde refuses; a map with integer keys,
+//! which serde cannot read inside an untagged enum. Taking less (a value
+//! serde reads as the earlier variant still passes as the later one): an
+//! internally or adjacently tagged enum, read from `[tag, ...]` too; an
+//! internally tagged `#[serde(other)]` variant, which takes any tag; a
+//! field whose default cannot be written as JSON (its array must be longer
+//! than serde needs); an alias on a type that does not derive `ToolArgs`,
+//! which the schema does not show.
 
 use crate::plan::reference::{child_pointer, push_fragment, ref_pointer};
 use serde_json::{Map, Value};
@@ -128,9 +144,10 @@ fn order_union(raw: &Value, closed: &mut Value, at: &str) {
     else {
         return;
     };
-    let lenient: Vec<bool> = raw_branches
+    let mut memo = Memo::new();
+    let lenient: Vec<u8> = raw_branches
         .iter()
-        .map(|branch| reads_more(raw, branch, &mut HashSet::new(), 0))
+        .map(|branch| reads_more(raw, branch, &mut memo, 0))
         .collect();
     let mut additions = Vec::new();
     for (j, branch) in branches.iter().enumerate().skip(1) {
@@ -138,22 +155,35 @@ fn order_union(raw: &Value, closed: &mut Value, at: &str) {
             continue;
         }
         let earlier: Vec<usize> = (0..j.min(raw_branches.len()))
-            .filter(|&i| lenient[i] && may_share(raw, &raw_branches[i], closed, branch))
+            .filter(|&i| {
+                lenient[i] & types(closed, branch, false, 0) != 0
+                    && may_share(raw, &raw_branches[i], closed, branch)
+            })
             .collect();
         if !earlier.is_empty() {
             additions.push((j, earlier));
         }
     }
-    for (j, earlier) in additions {
-        let branch_at = child_pointer(at, &j.to_string());
-        let not_at = child_pointer(&branch_at, "not");
-        let mut readings = Readings::new(raw, &not_at);
-        let mut any_of: Vec<Value> = earlier
-            .iter()
-            .map(|&i| readings.copy(&raw_branches[i]))
-            .collect();
-        let defs = readings.finish();
-        let Some(branch) = closed.pointer_mut(&branch_at) else {
+    // The definitions the readings reach are copied once per union, into
+    // the last `not`, and the others point there.
+    let Some(&(host, _)) = additions.last() else {
+        return;
+    };
+    let host_not_at = child_pointer(&child_pointer(at, &host.to_string()), "not");
+    let mut readings = Readings::new(raw, &host_not_at);
+    let nots: Vec<(usize, Vec<Value>)> = additions
+        .into_iter()
+        .map(|(j, earlier)| {
+            let any_of = earlier
+                .iter()
+                .map(|&i| readings.copy(&raw_branches[i]))
+                .collect();
+            (j, any_of)
+        })
+        .collect();
+    let mut defs = Some(readings.finish());
+    for (j, mut any_of) in nots {
+        let Some(branch) = closed.pointer_mut(&child_pointer(at, &j.to_string())) else {
             continue;
         };
         if branch == &Value::Bool(true) {
@@ -168,7 +198,7 @@ fn order_union(raw: &Value, closed: &mut Value, at: &str) {
         }
         let mut not = Map::new();
         not.insert("anyOf".to_owned(), Value::Array(any_of));
-        if !defs.is_empty() {
+        if let Some(defs) = defs.take_if(|defs| j == host && !defs.is_empty()) {
             not.insert("$defs".to_owned(), Value::Object(defs));
         }
         branch.insert("not".to_owned(), Value::Object(not));
@@ -201,10 +231,14 @@ impl<'r> Readings<'r> {
         copy
     }
 
-    /// Points every reference in `schema` at the copy of its target.
+    /// Points every reference in `schema` at the copy of its target, and
+    /// drops `uniqueItems` (serde reads a set from an array with repeats).
     fn redirect(&mut self, schema: &mut Value) {
         match schema {
             Value::Object(map) => {
+                if map.get("uniqueItems").is_some_and(Value::is_boolean) {
+                    map.remove("uniqueItems");
+                }
                 if let Some(Value::String(reference)) = map.get_mut("$ref") {
                     if let Some(target) = ref_pointer(reference) {
                         if self.raw.pointer(&target).is_some() {
@@ -257,14 +291,89 @@ impl<'r> Readings<'r> {
             }
             self.redirect(&mut copy);
             let name = self.names[&target].clone();
-            if let Some(sequence) = Sequence::of(schema) {
-                copy = sequence.beside(copy, &self.not_at_defs(&name));
-            }
+            add_serde_forms(&mut copy, &self.not_at_defs(&name));
             defs.insert(name, copy);
         }
         defs.sort_keys();
         defs
     }
+}
+
+/// Adds to a copied definition, placed at `at`, the forms serde reads it
+/// from beside the one schemars wrote: a named struct from an array of its
+/// fields; an externally tagged enum's unit variant from `{"Name": null}`,
+/// and its struct variant's content from an array of the variant's fields.
+fn add_serde_forms(definition: &mut Value, at: &str) {
+    if let Some(units) = unit_variants(definition) {
+        let object = std::mem::take(definition);
+        *definition = serde_json::json!({ "anyOf": [object, units] });
+        return;
+    }
+    if let Some(sequence) = Sequence::of(definition) {
+        let object = std::mem::take(definition);
+        *definition = sequence.beside(object, at);
+        return;
+    }
+    let Some(Value::Array(variants)) = definition.get_mut("oneOf") else {
+        return;
+    };
+    let variants_at = child_pointer(at, "oneOf");
+    for (k, variant) in variants.iter_mut().enumerate() {
+        let variant_at = child_pointer(&variants_at, &k.to_string());
+        if let Some(units) = unit_variants(variant) {
+            let unit = std::mem::take(variant);
+            *variant = serde_json::json!({ "anyOf": [unit, units] });
+            continue;
+        }
+        // `{"Name": {...}}`, one member, required, nothing else: the
+        // content of a struct variant, also read from an array.
+        let Some(map) = variant.as_object_mut() else {
+            continue;
+        };
+        let only_member = map.get("additionalProperties") == Some(&Value::Bool(false))
+            && matches!(map.get("required"), Some(Value::Array(names)) if names.len() == 1);
+        let Some(Value::Object(members)) = map.get_mut("properties") else {
+            continue;
+        };
+        if !only_member || members.len() != 1 {
+            continue;
+        }
+        let Some((name, content)) = members.iter_mut().next() else {
+            continue;
+        };
+        if let Some(sequence) = Sequence::of(content) {
+            let content_at = child_pointer(&child_pointer(&variant_at, "properties"), name);
+            let object = std::mem::take(content);
+            *content = sequence.beside(object, &content_at);
+        }
+    }
+}
+
+/// The `{"Name": null}` forms of a schema that lists unit variant names
+/// (`{"type": "string", "enum": [...]}` or `"const"`), as serde reads an
+/// externally tagged enum's unit variant inside an untagged one.
+fn unit_variants(schema: &Value) -> Option<Value> {
+    let map = schema.as_object()?;
+    if map.get("type").and_then(Value::as_str) != Some("string") {
+        return None;
+    }
+    let names: Vec<&str> = match (map.get("enum"), map.get("const")) {
+        (Some(Value::Array(names)), _) => names.iter().filter_map(Value::as_str).collect(),
+        (None, Some(Value::String(name))) => vec![name.as_str()],
+        _ => return None,
+    };
+    let forms: Vec<Value> = names
+        .into_iter()
+        .map(|name| {
+            serde_json::json!({
+                "type": "object",
+                "properties": { name: {"type": "null"} },
+                "required": [name],
+                "additionalProperties": false,
+            })
+        })
+        .collect();
+    Some(serde_json::json!({ "anyOf": forms }))
 }
 
 /// How serde reads a named struct from an array: its fields in order, at
@@ -280,8 +389,17 @@ impl Sequence {
     /// makes it a map.
     fn of(definition: &Value) -> Option<Sequence> {
         let map = definition.as_object()?;
-        let Some(Value::Object(properties)) = map.get("properties") else {
-            return None;
+        let none = Map::new();
+        let properties = match map.get("properties") {
+            Some(Value::Object(properties)) => properties,
+            // `struct Empty {}`, as schemars writes it.
+            None if map.get("type").and_then(Value::as_str) == Some("object")
+                && !map.contains_key("additionalProperties")
+                && !map.contains_key("propertyNames") =>
+            {
+                &none
+            }
+            _ => return None,
         };
         let composed = ["anyOf", "oneOf", "allOf", "patternProperties", "$ref"]
             .iter()
@@ -332,12 +450,17 @@ impl Sequence {
                 serde_json::json!({ "$ref": reference })
             })
             .collect();
-        let array = serde_json::json!({
-            "type": "array",
-            "prefixItems": items,
-            "items": false,
-            "minItems": self.least,
-        });
+        let array = if items.is_empty() {
+            // `prefixItems` must list at least one schema.
+            serde_json::json!({"type": "array", "maxItems": 0})
+        } else {
+            serde_json::json!({
+                "type": "array",
+                "prefixItems": items,
+                "items": false,
+                "minItems": self.least,
+            })
+        };
         serde_json::json!({ "anyOf": [object, array] })
     }
 }
@@ -357,17 +480,19 @@ fn bare_target<'s>(root: &'s Value, schema: &Value) -> Option<&'s Value> {
         .and_then(|pointer| root.pointer(&pointer))
 }
 
-/// Whether serde may read more through `schema` (in `root`) than its closed
-/// form takes: it reaches an object schema that takes members it does not
-/// declare (a struct as schemars writes it, which serde reads ignoring
-/// unknown members), or a struct definition (which serde also reads from
-/// an array).
-fn reads_more(root: &Value, schema: &Value, seen: &mut HashSet<String>, depth: usize) -> bool {
+/// The JSON types of the values serde may read through `schema` (in
+/// `root`) beyond what its closed form takes: an object where it reaches an
+/// object schema that takes members it does not declare (a struct as
+/// schemars writes it, which serde reads ignoring unknown members) or a
+/// unit variant (`{"Name": null}`); an array where it reaches a struct
+/// definition (read from its fields) or a set (read with repeats); the
+/// container type around any of these.
+fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: usize) -> u8 {
     let Value::Object(map) = schema else {
-        return false;
+        return 0;
     };
     if depth > MAX_HOPS {
-        return true;
+        return OBJECT | ARRAY;
     }
     let declares = ["properties", "patternProperties", "required"]
         .iter()
@@ -377,47 +502,71 @@ fn reads_more(root: &Value, schema: &Value, seen: &mut HashSet<String>, depth: u
         Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
         _ => false,
     };
+    let mut more = 0;
     if (declares || says_object)
         && !map.contains_key("additionalProperties")
         && !map.contains_key("unevaluatedProperties")
     {
-        return true;
+        more |= OBJECT;
+    }
+    if unit_variants(schema).is_some() {
+        more |= OBJECT;
+    }
+    if map.contains_key("uniqueItems") {
+        more |= ARRAY;
     }
     if let Some(target) = map
         .get("$ref")
         .and_then(Value::as_str)
         .and_then(ref_pointer)
     {
-        if seen.insert(target.clone()) {
-            if let Some(target) = root.pointer(&target) {
-                if Sequence::of(target).is_some() || reads_more(root, target, seen, depth + 1) {
-                    return true;
+        more |= match memo.get(&target) {
+            Some(Some(known)) => *known,
+            // A cycle: whatever it reads, in a container.
+            Some(None) => OBJECT | ARRAY,
+            None => match root.pointer(&target) {
+                Some(definition) => {
+                    memo.insert(target.clone(), None);
+                    let mut found = reads_more(root, definition, memo, depth + 1);
+                    if Sequence::of(definition).is_some() {
+                        found |= ARRAY;
+                    }
+                    memo.insert(target, Some(found));
+                    found
                 }
+                None => 0,
+            },
+        };
+    }
+    for (keyword, child) in map {
+        let keyword = keyword.as_str();
+        let (within, level) = match keyword {
+            "properties" | "patternProperties" | "dependentSchemas" => (true, OBJECT),
+            "additionalProperties" | "unevaluatedProperties" => (false, OBJECT),
+            "prefixItems" | "items" | "additionalItems" | "unevaluatedItems" | "contains" => {
+                (false, ARRAY)
+            }
+            "anyOf" | "oneOf" | "allOf" | "then" | "else" => (false, 0),
+            _ => continue,
+        };
+        let children: Vec<&Value> = match child {
+            Value::Object(children) if within => children.values().collect(),
+            Value::Array(children) => children.iter().collect(),
+            other => vec![other],
+        };
+        for child in children {
+            let found = reads_more(root, child, memo, depth + 1);
+            if found != 0 {
+                more |= if level == 0 { found } else { level };
             }
         }
     }
-    map.iter().any(|(keyword, child)| {
-        !DATA.contains(&keyword.as_str())
-            && keyword != "not"
-            && match child {
-                Value::Object(children)
-                    if matches!(
-                        keyword.as_str(),
-                        "properties" | "patternProperties" | "dependentSchemas"
-                    ) =>
-                {
-                    children
-                        .values()
-                        .any(|c| reads_more(root, c, seen, depth + 1))
-                }
-                Value::Object(_) => reads_more(root, child, seen, depth + 1),
-                Value::Array(children) => children
-                    .iter()
-                    .any(|c| reads_more(root, c, seen, depth + 1)),
-                _ => false,
-            }
-    })
+    more
 }
+
+/// What [`reads_more`] found for each definition; `None` while it is being
+/// walked.
+type Memo = std::collections::HashMap<String, Option<u8>>;
 
 /// Whether some value may be taken both by `earlier` read the serde way
 /// (in `raw`) and by `later` (in `closed`). `false` only when they provably
@@ -478,6 +627,9 @@ fn types(root: &Value, schema: &Value, read: bool, depth: usize) -> u8 {
     };
     if depth > MAX_HOPS {
         return ANY;
+    }
+    if read && unit_variants(schema).is_some() {
+        return STRING | OBJECT;
     }
     let mut taken = ANY;
     if let Some(named) = map.get("type") {

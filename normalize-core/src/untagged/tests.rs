@@ -195,3 +195,47 @@ fn an_inline_struct_variant_is_read_from_objects_only() {
     ]});
     assert_eq!(ordered(raw.clone()), closed(raw));
 }
+
+#[test]
+fn a_union_copies_each_definition_once() {
+    // Three variants that each read the next: the second and third
+    // branches both need `Hub`, copied once into the last `not`.
+    let raw = json!({
+        "anyOf": [
+            {"type": "object", "properties": {"hub": {"$ref": "#/$defs/Hub"}}, "required": ["hub"]},
+            {"type": "object", "properties": {"hub": {"$ref": "#/$defs/Hub"}, "a": {"type": "integer"}},
+             "required": ["hub"]},
+            {"type": "object", "properties": {"hub": {"$ref": "#/$defs/Hub"}, "b": {"type": "integer"}},
+             "required": ["hub"]}
+        ],
+        "$defs": {"Hub": {"type": "object", "properties": {"id": {"type": "integer"}}}}
+    });
+    let schema = ordered(raw);
+    assert!(schema["anyOf"][1]["not"].get("$defs").is_none());
+    assert_eq!(
+        schema["anyOf"][2]["not"]["$defs"]
+            .as_object()
+            .unwrap()
+            .len(),
+        1
+    );
+    let validator = Validator::new(&schema).unwrap();
+    // Read as the first variant, which drops `a`.
+    assert!(
+        validator
+            .validate(&json!({"hub": {"id": 1}, "a": 1}))
+            .is_err()
+    );
+    assert!(validator.validate(&json!({"hub": {"id": 1}})).is_ok());
+}
+
+#[test]
+fn a_reading_matters_only_for_the_types_it_reads_more_of() {
+    // A unit-only enum reads `{"Red": null}` too, which a string branch
+    // cannot take: the string branch is left alone.
+    let raw = json!({
+        "anyOf": [{"$ref": "#/$defs/Color"}, {"type": "string"}],
+        "$defs": {"Color": {"type": "string", "enum": ["Red", "Green"]}}
+    });
+    assert_eq!(ordered(raw.clone()), closed(raw));
+}
