@@ -810,6 +810,38 @@ pub enum Pick {
 }
 generator!(Pick { Range(f0), List(f0) } enum);
 
+/// A set that refuses other members.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetOf {
+    pub tags: BTreeSet<u8>,
+}
+generator!(SetOf { tags });
+
+/// Generated in order (a set's order is no information serde keeps), with
+/// repeats now and then.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListOf {
+    pub tags: Vec<u8>,
+}
+
+impl Gen for ListOf {
+    fn generate(rng: &mut Rng, depth: u32) -> Self {
+        let mut tags = Vec::<u8>::generate(rng, depth);
+        tags.sort_unstable();
+        ListOf { tags }
+    }
+}
+
+/// serde reads a `List` with repeats (or in order) as the `Set`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Bag {
+    Set(SetOf),
+    List(ListOf),
+}
+generator!(Bag { Set(f0), List(f0) } enum);
+
 /// Untagged enums whose earlier variants read later ones (serde ignores
 /// members a variant does not declare, and reads a struct from an array of
 /// its fields): a value serde would cut down or read as another variant is
@@ -819,11 +851,13 @@ pub struct ShadowedUnions {
     pub reach: Reach,
     pub around: Option<Around>,
     pub pick: Pick,
+    pub bag: Bag,
 }
 generator!(ShadowedUnions {
     reach,
     around,
-    pick
+    pick,
+    bag
 });
 
 // ---- 6. generics ----
@@ -1181,7 +1215,7 @@ macro_rules! contract_types {
             adjacent_renamed: AdjacentRenamed;
             enum_fields: EnumFields, unions &["/u"];
             shape_unions: ShapeUnions, unions &["/either", "/with_speed"];
-            shadowed_unions: ShadowedUnions, unions &["/reach", "/around", "/pick"];
+            shadowed_unions: ShadowedUnions, unions &["/reach", "/around", "/pick", "/bag"];
             page_of_filters: Page<Filter>, aliases &[("items", "results")];
             page_of_numbers: Page<u32>, aliases &[("items", "results")];
             page_of_strings: Page<String>, aliases &[("items", "results")];
