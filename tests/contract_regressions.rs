@@ -822,3 +822,32 @@ fn what_serde_reads_beyond_the_schema_inside_an_untagged_enum_is_refused() {
     assert!(matches!(ok.drawn, Some(Drawn::Table(_))));
     assert_eq!(ok.maybe, Some(Maybe::Numbers(vec![1])));
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Bound {
+    Exact { value: u32 },
+    Approx { value: f64, tolerance: f64 },
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Measure {
+    bound: Bound,
+}
+
+/// JSON Schema calls `2.0` an integer; serde's `u32` refuses it, so serde
+/// reads `{"value": 2.0, "tolerance": 0.5}` as `Approx`, and so must we.
+#[test]
+fn a_float_written_with_a_fraction_is_not_read_as_an_earlier_integer_variant() {
+    assert_eq!(
+        accepted::<Measure>(json!({"bound": {"value": 2.0, "tolerance": 0.5}})).bound,
+        Bound::Approx {
+            value: 2.0,
+            tolerance: 0.5
+        }
+    );
+    rejected_only_at::<Measure>(
+        json!({"bound": {"value": 2, "tolerance": 0.5}}),
+        "/bound/tolerance",
+    );
+}

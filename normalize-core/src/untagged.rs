@@ -38,6 +38,11 @@
 //!   fields;
 //! - a set is read from an array with repeats (`uniqueItems` is dropped).
 //!
+//! One thing it reads less of: serde's integer types refuse `2.0`, which
+//! JSON Schema calls an integer, so an integer in a reading carries
+//! `x-toolargs-written-as-integer` (checked by [`crate::validate`]; another
+//! validator ignores it and refuses a little more).
+//!
 //! A reading is added only where it can matter: the earlier branch reads
 //! more than its closed form in a JSON type the later branch takes (else
 //! the union already tries the closed form first), and the two can share a
@@ -49,9 +54,8 @@
 //! Where the schema cannot say what serde reads, a reading is wrong in a
 //! known way. Taking more than serde (a later branch is refused a value
 //! serde would give it): a struct that flattens another, which schemars
-//! writes like one that does not, and serde reads from no array; a float
-//! with no fraction (`2.0`) where the earlier branch has an integer, which
-//! JSON Schema calls an integer and serde refuses; a map with integer keys,
+//! writes like one that does not, and serde reads from no array; a map with
+//! integer keys,
 //! which serde cannot read inside an untagged enum. Taking less (a value
 //! serde reads as the earlier variant still passes as the later one): an
 //! internally or adjacently tagged enum, read from `[tag, ...]` too; an
@@ -61,6 +65,7 @@
 //! which the schema does not show.
 
 use crate::plan::reference::{child_pointer, push_fragment, ref_pointer};
+use crate::validate::WRITTEN_AS_INTEGER;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashSet};
 
@@ -231,13 +236,18 @@ impl<'r> Readings<'r> {
         copy
     }
 
-    /// Points every reference in `schema` at the copy of its target, and
-    /// drops `uniqueItems` (serde reads a set from an array with repeats).
+    /// Points every reference in `schema` at the copy of its target, drops
+    /// `uniqueItems` (serde reads a set from an array with repeats), and has
+    /// an integer refuse `2.0` (serde's integer types do; JSON Schema calls
+    /// it an integer).
     fn redirect(&mut self, schema: &mut Value) {
         match schema {
             Value::Object(map) => {
                 if map.get("uniqueItems").is_some_and(Value::is_boolean) {
                     map.remove("uniqueItems");
+                }
+                if takes_integers_only(map) {
+                    map.insert(WRITTEN_AS_INTEGER.to_owned(), Value::Bool(true));
                 }
                 if let Some(Value::String(reference)) = map.get_mut("$ref") {
                     if let Some(target) = ref_pointer(reference) {
@@ -374,6 +384,17 @@ fn unit_variants(schema: &Value) -> Option<Value> {
         })
         .collect();
     Some(serde_json::json!({ "anyOf": forms }))
+}
+
+/// Whether an object schema takes integers and no other number.
+fn takes_integers_only(map: &Map<String, Value>) -> bool {
+    match map.get("type") {
+        Some(Value::String(name)) => name == "integer",
+        Some(Value::Array(names)) => {
+            names.iter().any(|n| n == "integer") && !names.iter().any(|n| n == "number")
+        }
+        _ => false,
+    }
 }
 
 /// How serde reads a named struct from an array: its fields in order, at

@@ -57,7 +57,10 @@ fn a_later_branch_an_earlier_one_reads_loosely_is_refused() {
 fn the_reading_is_the_branch_before_closing() {
     let schema = ordered(span());
     let reading = &schema["$defs"]["Span"]["anyOf"][1]["not"]["anyOf"][0];
-    assert_eq!(reading, &span()["$defs"]["Span"]["anyOf"][0]);
+    let mut expected = span()["$defs"]["Span"]["anyOf"][0].clone();
+    // serde's integers refuse `2.0`.
+    expected["properties"]["from"]["x-toolargs-written-as-integer"] = json!(true);
+    assert_eq!(reading, &expected);
     assert_eq!(schema["$defs"]["Span"]["anyOf"][0].get("not"), None);
 }
 

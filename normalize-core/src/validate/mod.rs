@@ -44,6 +44,34 @@ impl std::fmt::Debug for Validator {
     }
 }
 
+/// The keyword a serde reading (the crate's `untagged` module) puts beside
+/// `"type": "integer"`: `true` takes no number written with a fraction or an
+/// exponent (`2.0`), which JSON Schema calls an integer and serde's integer
+/// types refuse.
+pub(crate) const WRITTEN_AS_INTEGER: &str = "x-toolargs-written-as-integer";
+
+/// [`WRITTEN_AS_INTEGER`] as the validator checks it (`false` takes all).
+struct WrittenAsInteger(bool);
+
+impl<'i> jsonschema::Keyword<'i> for WrittenAsInteger {
+    fn validate(&self, instance: &'i Value) -> Result<(), jsonschema::ValidationError<'i>> {
+        if jsonschema::Keyword::is_valid(self, instance) {
+            Ok(())
+        } else {
+            Err(jsonschema::ValidationError::custom(
+                "expected an integer written without a fraction or an exponent",
+            ))
+        }
+    }
+
+    fn is_valid(&self, instance: &'i Value) -> bool {
+        !self.0
+            || instance
+                .as_number()
+                .is_none_or(|number| number.is_u64() || number.is_i64())
+    }
+}
+
 /// A schema the validator cannot be built from (not a valid JSON Schema, or
 /// a reference that does not resolve locally).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -60,9 +88,16 @@ impl Validator {
     ///
     /// [`ValidatorBuildError`] when the schema is not a valid JSON Schema.
     pub fn new(schema: &Value) -> Result<Validator, ValidatorBuildError> {
-        let inner = jsonschema::validator_for(schema).map_err(|e| ValidatorBuildError {
-            message: e.to_string(),
-        })?;
+        let inner = jsonschema::options()
+            .with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
+                let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
+                    Box::new(WrittenAsInteger(value == &Value::Bool(true)));
+                Ok(keyword)
+            })
+            .build(schema)
+            .map_err(|e| ValidatorBuildError {
+                message: e.to_string(),
+            })?;
         Ok(Validator {
             schema: schema.clone(),
             inner,

@@ -211,3 +211,31 @@ fn members_of_a_failed_variant_are_not_also_called_unknown() {
     let misplaced = json!({"to": "x", "kind": "Sms", "phone": "1", "addr": "a"});
     assert_eq!(pointers(&schema, &misplaced), ["/addr"]);
 }
+
+#[test]
+fn the_written_as_integer_keyword_refuses_a_number_with_a_fraction() {
+    let validator = Validator::new(&json!({
+        "type": "integer",
+        "x-toolargs-written-as-integer": true
+    }))
+    .unwrap();
+    assert!(validator.validate(&json!(2)).is_ok());
+    assert!(validator.validate(&json!(-2)).is_ok());
+    assert!(
+        validator
+            .validate(&serde_json::from_str("2.0").unwrap())
+            .is_err()
+    );
+    assert!(
+        validator
+            .validate(&serde_json::from_str("2e0").unwrap())
+            .is_err()
+    );
+    // Without it, JSON Schema's integer.
+    let plain = Validator::new(&json!({"type": "integer"})).unwrap();
+    assert!(
+        plain
+            .validate(&serde_json::from_str("2.0").unwrap())
+            .is_ok()
+    );
+}
