@@ -851,3 +851,69 @@ fn a_float_written_with_a_fraction_is_not_read_as_an_earlier_integer_variant() {
         "/bound/tolerance",
     );
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(tag = "t")]
+enum Inner {
+    Go { x: u32 },
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Num(u32),
+    Off,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Command {
+    Inner(Inner),
+    Adjacent(Adjacent),
+    Words(Vec<String>),
+    Pair((String, u32)),
+    Loose(BTreeMap<String, Value>),
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Run {
+    command: Command,
+}
+
+/// serde reads a tagged enum from `[tag, ...]` too, and its tag as the
+/// variant's index: inside an untagged enum these took later variants'
+/// values (`["Stop"]` as words, `["Num", 5]` as a pair).
+#[test]
+fn a_tagged_enum_reads_its_array_and_index_forms_inside_an_untagged_enum() {
+    for args in [
+        json!(["Stop"]),
+        json!(["Num", 5]),
+        json!({"t": 0, "x": 3}),
+        json!({"t": 1}),
+    ] {
+        let read = serde_json::from_value::<Command>(args.clone()).unwrap();
+        assert!(
+            matches!(read, Command::Inner(_) | Command::Adjacent(_)),
+            "{read:?}"
+        );
+        let pointers = invalid_pointers::<Run>(json!({ "command": args.clone() }));
+        assert!(
+            pointers.iter().all(|p| p.starts_with("/command")),
+            "{args}: {pointers:?}"
+        );
+    }
+    // What no earlier variant reads stays the later one's.
+    let words = accepted::<Run>(json!({"command": ["Go", "x"]})).command;
+    assert_eq!(words, Command::Words(vec!["Go".into(), "x".into()]));
+    let pair = accepted::<Run>(json!({"command": ["Zed", 3]})).command;
+    assert!(matches!(pair, Command::Pair(_)), "{pair:?}");
+    // serde reads `["Go", 3]` as `Go { x: 3 }`: refused as a pair.
+    assert_eq!(
+        serde_json::from_value::<Command>(json!(["Go", 3])).unwrap(),
+        Command::Inner(Inner::Go { x: 3 })
+    );
+    invalid_pointers::<Run>(json!({"command": ["Go", 3]}));
+    let loose = accepted::<Run>(json!({"command": {"t": 7}})).command;
+    assert!(matches!(loose, Command::Loose(_)), "{loose:?}");
+}

@@ -36,6 +36,10 @@
 //! - an externally tagged enum's unit variant is also read from
 //!   `{"Name": null}`, and a struct variant's content from an array of its
 //!   fields;
+//! - an internally or adjacently tagged enum's tag is also read as the
+//!   variant's index (`{"t": 0}`), and the variant from an array: `[tag,
+//!   fields...]` (internally tagged), `[tag, content]` (adjacently), `[tag]`
+//!   or `[tag, null]` for a unit variant;
 //! - a set is read from an array with repeats (`uniqueItems` is dropped).
 //!
 //! One thing it reads less of: serde's integer types refuse `2.0`, which
@@ -58,7 +62,7 @@
 //! integer keys,
 //! which serde cannot read inside an untagged enum. Taking less (a value
 //! serde reads as the earlier variant still passes as the later one): an
-//! internally or adjacently tagged enum, read from `[tag, ...]` too; an
+//! internally tagged newtype variant read from `[tag, inner fields...]`; an
 //! internally tagged `#[serde(other)]` variant, which takes any tag; a
 //! field whose default cannot be written as JSON (its array must be longer
 //! than serde needs); an alias on a type that does not derive `ToolArgs`,
@@ -328,6 +332,13 @@ fn add_serde_forms(definition: &mut Value, at: &str) {
         return;
     };
     let variants_at = child_pointer(at, "oneOf");
+    if let Some(tag) = tag_member(variants) {
+        for (k, variant) in variants.iter_mut().enumerate() {
+            let variant_at = child_pointer(&variants_at, &k.to_string());
+            add_tagged_forms(variant, &tag, k, &variant_at);
+        }
+        return;
+    }
     for (k, variant) in variants.iter_mut().enumerate() {
         let variant_at = child_pointer(&variants_at, &k.to_string());
         if let Some(units) = unit_variants(variant) {
@@ -357,6 +368,85 @@ fn add_serde_forms(definition: &mut Value, at: &str) {
             *content = sequence.beside(object, &content_at);
         }
     }
+}
+
+/// Whether a definition is an internally or adjacently tagged enum.
+fn is_tagged(definition: &Value) -> bool {
+    matches!(definition.get("oneOf"), Some(Value::Array(variants)) if tag_member(variants).is_some())
+}
+
+/// The member every variant of an internally or adjacently tagged enum
+/// fixes to its name (`{"t": {"const": "A"}}`), if there is one.
+fn tag_member(variants: &[Value]) -> Option<String> {
+    let first = variants.first()?.get("properties")?.as_object()?;
+    let (tag, _) = first
+        .iter()
+        .find(|(_, schema)| schema.get("const").is_some_and(Value::is_string))?;
+    variants
+        .iter()
+        .all(|variant| {
+            variant
+                .get("properties")
+                .and_then(|members| members.get(tag))
+                .and_then(|schema| schema.get("const"))
+                .is_some_and(Value::is_string)
+        })
+        .then(|| tag.clone())
+}
+
+/// The forms serde reads the `index`-th variant of a tagged enum from
+/// beside its object: the tag as the variant's name or its index (`0`), and
+/// the array `[tag, fields...]` (an internally tagged struct or unit
+/// variant; for an adjacently tagged one that is `[tag, content]`, and a
+/// unit variant also `[tag, null]`). A newtype variant's array (the tag,
+/// then the inner struct's fields) is not added.
+fn add_tagged_forms(variant: &mut Value, tag: &str, index: usize, at: &str) {
+    let Some(map) = variant.as_object_mut() else {
+        return;
+    };
+    let Some(Value::Object(members)) = map.get_mut("properties") else {
+        return;
+    };
+    let Some(name) = members
+        .get(tag)
+        .and_then(|schema| schema.get("const"))
+        .cloned()
+    else {
+        return;
+    };
+    let named = serde_json::json!({ "enum": [name, index] });
+    members.insert(tag.to_owned(), named.clone());
+    if map.contains_key("$ref") || map.contains_key("allOf") {
+        return;
+    }
+    let Some(sequence) = Sequence::of_members(map, Some(tag)) else {
+        return;
+    };
+    let object_at = child_pointer(&child_pointer(at, "anyOf"), "0");
+    let mut items = vec![named];
+    items.extend(sequence.fields.iter().map(|field| {
+        let mut reference = String::from("#");
+        push_fragment(
+            &mut reference,
+            &child_pointer(&child_pointer(&object_at, "properties"), field),
+        );
+        serde_json::json!({ "$ref": reference })
+    }));
+    let array = if sequence.fields.is_empty() {
+        // A unit variant: `[tag]`, or `[tag, null]` as the adjacently
+        // tagged form writes it.
+        items.push(serde_json::json!({"type": "null"}));
+        serde_json::json!({"type": "array", "prefixItems": items, "items": false, "minItems": 1})
+    } else {
+        serde_json::json!({
+            "type": "array",
+            "prefixItems": items,
+            "items": false,
+            "minItems": 1 + sequence.least,
+        })
+    };
+    let object = std::mem::take(variant);
+    *variant = serde_json::json!({ "anyOf": [object, array] });
 }
 
 /// The `{"Name": null}` forms of a schema that lists unit variant names
@@ -410,6 +500,20 @@ impl Sequence {
     /// makes it a map.
     fn of(definition: &Value) -> Option<Sequence> {
         let map = definition.as_object()?;
+        let composed = ["anyOf", "oneOf", "allOf", "patternProperties", "$ref"]
+            .iter()
+            .any(|k| map.contains_key(*k));
+        let map_like = map
+            .get("additionalProperties")
+            .is_some_and(|extra| !extra.is_boolean());
+        if composed || map_like {
+            return None;
+        }
+        Sequence::of_members(map, None)
+    }
+
+    /// The fields of an object schema in order, but `skip` (a tag).
+    fn of_members(map: &Map<String, Value>, skip: Option<&str>) -> Option<Sequence> {
         let none = Map::new();
         let properties = match map.get("properties") {
             Some(Value::Object(properties)) => properties,
@@ -422,15 +526,6 @@ impl Sequence {
             }
             _ => return None,
         };
-        let composed = ["anyOf", "oneOf", "allOf", "patternProperties", "$ref"]
-            .iter()
-            .any(|k| map.contains_key(*k));
-        let map_like = map
-            .get("additionalProperties")
-            .is_some_and(|extra| !extra.is_boolean());
-        if composed || map_like {
-            return None;
-        }
         let required: Vec<&str> = match map.get("required") {
             Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
             _ => Vec::new(),
@@ -438,7 +533,9 @@ impl Sequence {
         let fields: Vec<(&String, &Value)> = properties
             .iter()
             // A serde alias is another name for a field, not a field.
-            .filter(|(_, schema)| schema.get(crate::__private::ALIAS_OF).is_none())
+            .filter(|(name, schema)| {
+                schema.get(crate::__private::ALIAS_OF).is_none() && Some(name.as_str()) != skip
+            })
             .collect();
         // A container `default` fills in every missing field.
         let filled = |name: &str, schema: &Value| {
@@ -551,6 +648,10 @@ fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: usize) -> u8
                     let mut found = reads_more(root, definition, memo, depth + 1);
                     if Sequence::of(definition).is_some() {
                         found |= ARRAY;
+                    }
+                    if is_tagged(definition) {
+                        // `[tag, ...]`, and the tag as an index.
+                        found |= ARRAY | OBJECT;
                     }
                     memo.insert(target, Some(found));
                     found
@@ -676,7 +777,7 @@ fn types(root: &Value, schema: &Value, read: bool, depth: usize) -> u8 {
         .and_then(|pointer| root.pointer(&pointer))
     {
         let mut target_takes = types(root, target, read, depth + 1);
-        if read && Sequence::of(target).is_some() {
+        if read && (Sequence::of(target).is_some() || is_tagged(target)) {
             target_takes |= ARRAY;
         }
         taken &= target_takes;
