@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use toolargs::call::parse;
@@ -36,6 +36,47 @@ fn accepted<T: ToolArgs + std::fmt::Debug>(args: Value) -> T {
     match T::from_model(args.clone()) {
         Ok(parsed) => parsed.value,
         Err(error) => panic!("{args}: rejected: {error}"),
+    }
+}
+
+/// The contract on one input: where serde's reading writes back the JSON
+/// that was sent (numbers by value), `from_model` returns that reading;
+/// where it does not (serde would hand the tool less, or another variant),
+/// `from_model` rejects it as invalid. What broke it, if it did.
+fn as_serde_reads<T>(args: Value) -> Result<(), String>
+where
+    T: ToolArgs + Serialize + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    fn same(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+            (Value::Array(x), Value::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+            }
+            _ => a == b,
+        }
+    }
+    let read: T =
+        serde_json::from_value(args.clone()).map_err(|e| format!("{args}: serde: {e}"))?;
+    let lossless = same(&serde_json::to_value(&read).unwrap(), &args);
+    match (T::from_model(args.clone()), lossless) {
+        (Ok(parsed), true) if parsed.value == read => Ok(()),
+        (Err(ArgsError::Invalid(_)), false) => Ok(()),
+        (Ok(parsed), true) => Err(format!(
+            "{args}: returned {:?}, serde reads {read:?}",
+            parsed.value
+        )),
+        (Ok(parsed), false) => Err(format!(
+            "{args}: accepted as {:?}, which serde writes back otherwise",
+            parsed.value
+        )),
+        (Err(error), true) => Err(format!(
+            "{args}: rejected ({error}), though serde reads {read:?} losslessly"
+        )),
+        (Err(error), false) => Err(format!("{args}: rejected, but not as invalid: {error:?}")),
     }
 }
 
@@ -916,4 +957,124 @@ fn a_tagged_enum_reads_its_array_and_index_forms_inside_an_untagged_enum() {
     invalid_pointers::<Run>(json!({"command": ["Go", 3]}));
     let loose = accepted::<Run>(json!({"command": {"t": 7}})).command;
     assert!(matches!(loose, Command::Loose(_)), "{loose:?}");
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+struct Sparse {
+    a: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    more: Vec<u32>,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Nothing {}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "t", deny_unknown_fields)]
+enum Closed {
+    A { x: u32 },
+    U,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "t", content = "c")]
+enum Adj {
+    U,
+    N(u32),
+    O(Option<u32>),
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "t")]
+enum Internal {
+    A { x: u32 },
+    U,
+}
+
+/// `$name { u: one of [$variant, a list, a map] }`: each reading alone in
+/// front of what takes any array or object.
+macro_rules! first_of_three {
+    ($($name:ident, $either:ident: $variant:ident;)*) => {$(
+        #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[serde(untagged)]
+        enum $either {
+            First($variant),
+            List(Vec<Value>),
+            Map(BTreeMap<String, Value>),
+        }
+
+        #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+        struct $name {
+            u: $either,
+        }
+    )*};
+}
+
+first_of_three! {
+    HoldsSparse, EitherSparse: Sparse;
+    HoldsNothing, EitherNothing: Nothing;
+    HoldsClosed, EitherClosed: Closed;
+    HoldsAdj, EitherAdj: Adj;
+    HoldsInternal, EitherInternal: Internal;
+}
+
+/// What the second adversarial review found, each checked against serde's
+/// own reading: lossless readings accepted as serde reads them, lossy ones
+/// refused.
+#[test]
+fn readings_follow_serde_on_defaults_empty_structs_and_tagged_forms() {
+    let mut broken = Vec::new();
+    for u in [
+        // A field with a default serde does not write back is not needed in
+        // an array.
+        json!([1]),
+        json!([1, [2]]),
+        // An empty struct that denies unknown fields, from `[]`.
+        json!([]),
+        // An internally tagged unit variant ignores other members, even
+        // where the enum denies them.
+        json!({"t": "U", "z": 1}),
+        // Adjacently tagged: a tag index only in the array form, a unit
+        // variant's content only `null`, a missing `Option` content.
+        json!({"t": 1, "c": 5}),
+        json!([1, 5]),
+        json!({"t": "U", "c": {}}),
+        json!({"t": "U", "c": null}),
+        json!({"t": "O"}),
+        // The arrays of a unit variant: `[tag]` internally tagged, `[tag,
+        // null]` adjacently.
+        json!(["U"]),
+        json!(["U", null]),
+        // A tag index written as a float is no index.
+        json!({"t": 0.0, "x": 1}),
+        json!({"t": 0, "x": 1}),
+        json!([0.0, 1]),
+    ] {
+        let args = json!({ "u": u });
+        broken.extend(
+            [
+                as_serde_reads::<HoldsSparse>(args.clone()),
+                as_serde_reads::<HoldsNothing>(args.clone()),
+                as_serde_reads::<HoldsClosed>(args.clone()),
+                as_serde_reads::<HoldsAdj>(args.clone()),
+                as_serde_reads::<HoldsInternal>(args),
+            ]
+            .into_iter()
+            .filter_map(Result::err),
+        );
+    }
+    // An adjacently tagged enum whose variants have one content member is
+    // written like an internally tagged one whose variants have one field
+    // of that name (`Adj`, and `Closed`/`Internal` with their one field
+    // `x`), and the schema cannot tell them apart: the reading takes what
+    // either reads. So six lossless inputs are refused (a tag index or an
+    // object as a unit variant's content for `Adj`, `[tag]` for `Adj`,
+    // `[tag, null]` for the other two), and nothing lossy is accepted:
+    // where it cannot tell, a reading errs toward refusing.
+    assert!(
+        broken.iter().all(|b| b.contains("losslessly")),
+        "{broken:#?}"
+    );
+    assert_eq!(broken.len(), 6, "{broken:#?}");
 }

@@ -28,24 +28,27 @@
 //! - a named struct (a definition with `properties`, or `struct Empty {}`)
 //!   is also read from an array of its fields in declaration order:
 //!   `#[serde(untagged)] enum Pick { Range(Range), List(Vec<u32>) }` reads
-//!   `[3, 5]` as `Range { from: 3, to: 5 }`. The array is as long as the
-//!   fields, down to the last one serde cannot fill in when it is missing:
-//!   required, or neither required nor given a `default` (an `Option`
-//!   without `#[serde(default)]` must be sent). Struct variants written
-//!   inline in an untagged enum are read from objects only, as serde does;
+//!   `[3, 5]` as `Range { from: 3, to: 5 }`. The array holds at least the
+//!   fields up to the last required one. Struct variants written inline in
+//!   an untagged enum are read from objects only, as serde does;
 //! - an externally tagged enum's unit variant is also read from
 //!   `{"Name": null}`, and a struct variant's content from an array of its
 //!   fields;
-//! - an internally or adjacently tagged enum's tag is also read as the
-//!   variant's index (`{"t": 0}`), and the variant from an array: `[tag,
-//!   fields...]` (internally tagged), `[tag, content]` (adjacently), `[tag]`
-//!   or `[tag, null]` for a unit variant;
+//! - an internally tagged enum's tag is also read as the variant's index
+//!   (`{"t": 0}`), a unit variant's object with any other member, and the
+//!   variant from `[tag, fields...]` (`[tag]` for a unit variant); an
+//!   adjacently tagged enum from `[tag, content]` (`[tag, null]`), its
+//!   content missing where it may be `null`. schemars writes an adjacently
+//!   tagged enum like an internally tagged one whose variants each have one
+//!   field of the same name, so a reading of either takes what serde reads
+//!   as both;
 //! - a set is read from an array with repeats (`uniqueItems` is dropped).
 //!
 //! One thing it reads less of: serde's integer types refuse `2.0`, which
-//! JSON Schema calls an integer, so an integer in a reading carries
-//! `x-toolargs-written-as-integer` (checked by [`crate::validate`]; another
-//! validator ignores it and refuses a little more).
+//! JSON Schema calls an integer, so an integer in a reading (a tag index
+//! too) carries `x-toolargs-written-as-integer` (checked by
+//! [`crate::validate`]; another validator ignores it and refuses a little
+//! more).
 //!
 //! A reading is added only where it can matter: the earlier branch reads
 //! more than its closed form in a JSON type the later branch takes (else
@@ -55,18 +58,20 @@
 //! struct's first field cannot be). `Option`'s `null` branch and unions of
 //! distinct shapes are left as they are.
 //!
-//! Where the schema cannot say what serde reads, a reading is wrong in a
-//! known way. Taking more than serde (a later branch is refused a value
-//! serde would give it): a struct that flattens another, which schemars
-//! writes like one that does not, and serde reads from no array; a map with
-//! integer keys,
-//! which serde cannot read inside an untagged enum. Taking less (a value
-//! serde reads as the earlier variant still passes as the later one): an
-//! internally tagged newtype variant read from `[tag, inner fields...]`; an
-//! internally tagged `#[serde(other)]` variant, which takes any tag; a
-//! field whose default cannot be written as JSON (its array must be longer
-//! than serde needs); an alias on a type that does not derive `ToolArgs`,
-//! which the schema does not show.
+//! Where the schema cannot say what serde reads, a reading errs toward
+//! taking more, so a later branch is refused a value serde would give it:
+//! a field that is not required and shows no `default` (an `Option`
+//! without `#[serde(default)]`, which serde needs in an array, looks like a
+//! field whose default `skip_serializing_if` kept schemars from writing); a
+//! struct that flattens another, which schemars writes like one that does
+//! not, and serde reads from no array; the forms of an internally and an
+//! adjacently tagged enum that look alike; a map with integer keys, which
+//! serde cannot read inside an untagged enum. It errs toward taking less
+//! (a value serde reads as the earlier variant still passes as the later
+//! one) only where the schema shows nothing at all: an internally tagged
+//! newtype variant read from `[tag, inner fields...]`; a
+//! `#[serde(other)]` variant, which takes any tag; an alias of a variant,
+//! or of a field of a type that does not derive `ToolArgs`.
 
 use crate::plan::reference::{child_pointer, push_fragment, ref_pointer};
 use crate::validate::WRITTEN_AS_INTEGER;
@@ -333,9 +338,10 @@ fn add_serde_forms(definition: &mut Value, at: &str) {
     };
     let variants_at = child_pointer(at, "oneOf");
     if let Some(tag) = tag_member(variants) {
+        let content = content_member(variants, &tag);
         for (k, variant) in variants.iter_mut().enumerate() {
             let variant_at = child_pointer(&variants_at, &k.to_string());
-            add_tagged_forms(variant, &tag, k, &variant_at);
+            add_tagged_forms(variant, &tag, content.as_deref(), k, &variant_at);
         }
         return;
     }
@@ -395,15 +401,27 @@ fn tag_member(variants: &[Value]) -> Option<String> {
 }
 
 /// The forms serde reads the `index`-th variant of a tagged enum from
-/// beside its object: the tag as the variant's name or its index (`0`), and
-/// the array `[tag, fields...]` (an internally tagged struct or unit
-/// variant; for an adjacently tagged one that is `[tag, content]`, and a
-/// unit variant also `[tag, null]`). A newtype variant's array (the tag,
-/// then the inner struct's fields) is not added.
-fn add_tagged_forms(variant: &mut Value, tag: &str, index: usize, at: &str) {
+/// beside its object. An adjacently tagged enum's schema can be an
+/// internally tagged one's (every variant with at most one field, of the
+/// same name), so a reading takes what serde reads as either (`content`:
+/// the member that may be an adjacently tagged content):
+///
+/// - the tag as the variant's name or its index (`{"t": 0, ...}`;
+///   internally tagged);
+/// - a member that may be `null` may be missing (serde reads it as `None`),
+///   and so may the content when it is a definition;
+/// - a unit variant's object with any other member (internally tagged
+///   serde ignores them, even where the enum denies unknown fields);
+/// - the array `[tag, fields...]` (for one field: `[tag, content]`), and
+///   `[tag]` or `[tag, null]` for a unit variant.
+///
+/// A newtype variant of an internally tagged enum gets no array (the tag,
+/// then the inner struct's fields).
+fn add_tagged_forms(variant: &mut Value, tag: &str, content: Option<&str>, index: usize, at: &str) {
     let Some(map) = variant.as_object_mut() else {
         return;
     };
+    let composed = map.contains_key("$ref") || map.contains_key("allOf");
     let Some(Value::Object(members)) = map.get_mut("properties") else {
         return;
     };
@@ -414,9 +432,29 @@ fn add_tagged_forms(variant: &mut Value, tag: &str, index: usize, at: &str) {
     else {
         return;
     };
-    let named = serde_json::json!({ "enum": [name, index] });
+    // An index is read as an integer only, as `2.0` is not.
+    let named = serde_json::json!({ "anyOf": [
+        {"const": name},
+        {"const": index, WRITTEN_AS_INTEGER: true},
+    ]});
     members.insert(tag.to_owned(), named.clone());
-    if map.contains_key("$ref") || map.contains_key("allOf") {
+    let optional: Vec<String> = members
+        .iter()
+        .filter(|(member, schema)| {
+            *member != tag
+                && (admits_null(schema)
+                    || (Some(member.as_str()) == content && schema.get("$ref").is_some()))
+        })
+        .map(|(member, _)| member.clone())
+        .collect();
+    let unit = !composed && members.len() == 1;
+    if let Some(Value::Array(required)) = map.get_mut("required") {
+        required.retain(|member| !optional.iter().any(|o| o == member));
+    }
+    if unit {
+        map.remove("additionalProperties");
+    }
+    if composed {
         return;
     }
     let Some(sequence) = Sequence::of_members(map, Some(tag)) else {
@@ -432,21 +470,39 @@ fn add_tagged_forms(variant: &mut Value, tag: &str, index: usize, at: &str) {
         );
         serde_json::json!({ "$ref": reference })
     }));
-    let array = if sequence.fields.is_empty() {
-        // A unit variant: `[tag]`, or `[tag, null]` as the adjacently
-        // tagged form writes it.
+    if unit {
         items.push(serde_json::json!({"type": "null"}));
-        serde_json::json!({"type": "array", "prefixItems": items, "items": false, "minItems": 1})
-    } else {
-        serde_json::json!({
-            "type": "array",
-            "prefixItems": items,
-            "items": false,
-            "minItems": 1 + sequence.least,
-        })
-    };
+    }
+    let array = serde_json::json!({
+        "type": "array",
+        "prefixItems": items,
+        "items": false,
+        "minItems": 1 + sequence.least,
+    });
     let object = std::mem::take(variant);
     *variant = serde_json::json!({ "anyOf": [object, array] });
+}
+
+/// The member that may hold an adjacently tagged enum's content: every
+/// variant declares the tag and at most this one other member, and none is
+/// composed (an internally tagged enum whose variants all have one field of
+/// the same name looks the same).
+fn content_member(variants: &[Value], tag: &str) -> Option<String> {
+    let mut content: Option<&String> = None;
+    for variant in variants {
+        if variant.get("$ref").is_some() || variant.get("allOf").is_some() {
+            return None;
+        }
+        let members = variant.get("properties")?.as_object()?;
+        for name in members.keys().filter(|name| *name != tag) {
+            match content {
+                None => content = Some(name),
+                Some(seen) if seen == name => {}
+                Some(_) => return None,
+            }
+        }
+    }
+    content.cloned()
 }
 
 /// The `{"Name": null}` forms of a schema that lists unit variant names
@@ -487,6 +543,22 @@ fn takes_integers_only(map: &Map<String, Value>) -> bool {
     }
 }
 
+/// Whether a schema says it takes `null` (`type` or a union branch).
+fn admits_null(schema: &Value) -> bool {
+    let Some(map) = schema.as_object() else {
+        return schema == &Value::Bool(true);
+    };
+    let typed = match map.get("type") {
+        Some(Value::String(name)) => name == "null",
+        Some(Value::Array(names)) => names.iter().any(|n| n == "null"),
+        _ => false,
+    };
+    typed
+        || ["anyOf", "oneOf"].iter().any(|union| {
+            matches!(map.get(*union), Some(Value::Array(branches)) if branches.iter().any(admits_null))
+        })
+}
+
 /// How serde reads a named struct from an array: its fields in order, at
 /// least `least` of them.
 struct Sequence {
@@ -517,9 +589,13 @@ impl Sequence {
         let none = Map::new();
         let properties = match map.get("properties") {
             Some(Value::Object(properties)) => properties,
-            // `struct Empty {}`, as schemars writes it.
+            // `struct Empty {}`, as schemars writes it (closed where it
+            // denies unknown fields).
             None if map.get("type").and_then(Value::as_str) == Some("object")
-                && !map.contains_key("additionalProperties")
+                && matches!(
+                    map.get("additionalProperties"),
+                    None | Some(Value::Bool(false))
+                )
                 && !map.contains_key("propertyNames") =>
             {
                 &none
@@ -537,14 +613,16 @@ impl Sequence {
                 schema.get(crate::__private::ALIAS_OF).is_none() && Some(name.as_str()) != skip
             })
             .collect();
-        // A container `default` fills in every missing field.
-        let filled = |name: &str, schema: &Value| {
-            map.contains_key("default")
-                || (!required.contains(&name) && schema.get("default").is_some())
-        };
+        // A container `default` fills in every missing field, a field's own
+        // `default` that field. A field that is not required and shows no
+        // `default` is an `Option` (which serde needs in an array) or has a
+        // default schemars did not write (`skip_serializing_if` skips it):
+        // the schema cannot tell, so it counts as filled (the array may be
+        // shorter than serde needs; the reading refuses rather than loses).
+        let filled = |name: &str| map.contains_key("default") || !required.contains(&name);
         let least = fields
             .iter()
-            .rposition(|(name, schema)| !filled(name, schema))
+            .rposition(|(name, _)| !filled(name))
             .map_or(0, |last| last + 1);
         Some(Sequence {
             fields: fields.into_iter().map(|(name, _)| name.clone()).collect(),

@@ -790,18 +790,22 @@ pub enum Around {
 }
 generator!(Around { Narrow { inner }, Wide { inner } } enum);
 
-/// A named struct: serde also reads it from `[from, step]` or
-/// `[from, step, to]` (`step` has no default, `to` has one).
+/// A named struct: serde also reads it from `[from, by]`, `[from, by,
+/// step]` or `[from, by, step, to]` (`step` and `to` have defaults; an
+/// `Option` without one would be needed in the array, which the schema
+/// cannot show).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Steps {
     pub from: u8,
+    pub by: u8,
+    #[serde(default)]
     pub step: Option<u8>,
     #[serde(default)]
     pub to: u8,
 }
-generator!(Steps { from, step, to });
+generator!(Steps { from, by, step, to });
 
-/// serde reads a `List` of two or three small numbers as `Range`.
+/// serde reads a `List` of two to four small numbers as `Range`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Pick {

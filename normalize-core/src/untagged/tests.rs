@@ -146,17 +146,18 @@ fn a_branch_with_its_own_not_keeps_it() {
 }
 
 /// `#[serde(untagged)] enum Pick { Range(Range), List(Vec<u32>) }`, where
-/// `Range` has `from`, an optional `step` without a default, and `to` with
-/// one (and the alias `upto`, which is no field).
+/// `Range` has `from`, `step` with a default, the required `by`, and `to`
+/// with a default (and the alias `upto`, which is no field).
 fn pick() -> Value {
     json!({
         "anyOf": [{"$ref": "#/$defs/Range"}, {"type": "array", "items": {"type": "integer"}}],
         "$defs": {"Range": {"type": "object", "properties": {
             "from": {"type": "integer"},
-            "step": {"type": ["integer", "null"]},
+            "step": {"type": ["integer", "null"], "default": null},
+            "by": {"type": "integer"},
             "to": {"type": "integer", "default": 0},
             "upto": {"type": "integer", "x-toolargs-alias-of": "to"}
-        }, "required": ["from"]}}
+        }, "required": ["from", "by"]}}
     })
 }
 
@@ -164,17 +165,31 @@ fn pick() -> Value {
 fn a_struct_definition_is_read_from_an_array_of_its_fields() {
     let schema = ordered(pick());
     let validator = Validator::new(&schema).unwrap();
-    // serde reads `[from, step]` and `[from, step, to]` as a `Range`.
-    for read in [json!([3, 5]), json!([3, 5, 7])] {
+    // serde reads `[from, step, by]` and `[from, step, by, to]` as a `Range`.
+    for read in [json!([3, 5, 1]), json!([3, 5, 1, 7])] {
         assert!(validator.validate(&read).is_err(), "{read}");
     }
-    // Too short (`step` has no default) or too long: a list.
-    for list in [json!([]), json!([3]), json!([3, 5, 7, 9])] {
+    // Too short (`by` is required) or too long: a list.
+    for list in [json!([]), json!([3]), json!([3, 5]), json!([3, 5, 1, 7, 9])] {
         assert!(validator.validate(&list).is_ok(), "{list}");
     }
     let array = &schema["anyOf"][1]["not"]["$defs"]["0"]["anyOf"][1];
-    assert_eq!(array["minItems"], 2);
-    assert_eq!(array["prefixItems"].as_array().unwrap().len(), 3);
+    assert_eq!(array["minItems"], 3);
+    assert_eq!(array["prefixItems"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn a_field_that_is_not_required_may_be_missing_from_the_array() {
+    // An `Option` without a default (serde needs it in an array) and a
+    // field whose default schemars did not write look the same: the array
+    // may end before either.
+    let mut raw = pick();
+    raw["$defs"]["Range"]["properties"]["step"] = json!({"type": ["integer", "null"]});
+    raw["$defs"]["Range"]["properties"]["by"]["default"] = json!(1);
+    raw["$defs"]["Range"]["required"] = json!(["from"]);
+    let schema = ordered(raw);
+    let array = &schema["anyOf"][1]["not"]["$defs"]["0"]["anyOf"][1];
+    assert_eq!(array["minItems"], 1);
 }
 
 #[test]
