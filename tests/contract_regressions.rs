@@ -1078,3 +1078,66 @@ fn readings_follow_serde_on_defaults_empty_structs_and_tagged_forms() {
     );
     assert_eq!(broken.len(), 6, "{broken:#?}");
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+#[serde(rename_all = "snake_case")]
+enum Verb {
+    #[serde(alias = "poke")]
+    Ping,
+    #[serde(alias = "store")]
+    Archive(Vec<u32>),
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+#[serde(tag = "kind")]
+enum Kind {
+    #[serde(alias = "bz")]
+    Baz {
+        y: u32,
+    },
+    Qux,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Acts {
+    verb: Verb,
+    kind: Kind,
+}
+
+/// serde reads a variant under its aliases too; the schema refused them,
+/// though it counts field aliases. Now each alias is a branch of its own,
+/// marked, which the strict form and the grammar leave out.
+#[test]
+fn a_variant_alias_is_accepted_and_shown_under_the_variant_name_only() {
+    for (verb, kind) in [
+        (json!("poke"), json!({"kind": "bz", "y": 1})),
+        (json!({"store": [1]}), json!({"kind": "Baz", "y": 1})),
+    ] {
+        let args = json!({"verb": verb, "kind": kind});
+        let serde: Acts = serde_json::from_value(args.clone()).unwrap();
+        let ours = accepted::<Acts>(args);
+        assert_eq!((ours.verb, ours.kind), (serde.verb, serde.kind));
+    }
+    rejected_only_at::<Acts>(json!({"verb": "pong", "kind": {"kind": "Qux"}}), "/verb");
+    let schema = Acts::input_schema();
+    let text = schema.to_string();
+    assert!(
+        text.contains("\"poke\"") && text.contains("\"bz\""),
+        "{text}"
+    );
+    let strict = toolargs::export::StrictSchema::new(schema).unwrap();
+    let shown = strict.schema().to_string();
+    for alias in ["poke", "store", "bz"] {
+        assert!(!shown.contains(&format!("\"{alias}\"")), "{alias}: {shown}");
+    }
+    let grammar = toolargs::grammar::Grammar::from_schema(schema).unwrap();
+    let rules = format!("{grammar:?}");
+    for alias in ["poke", "store", "bz"] {
+        assert!(!rules.contains(alias), "{alias} in the grammar");
+    }
+    assert!(
+        rules.contains("ping"),
+        "the grammar names no variant: {rules:.200}"
+    );
+}

@@ -70,8 +70,8 @@
 //! (a value serde reads as the earlier variant still passes as the later
 //! one) only where the schema shows nothing at all: an internally tagged
 //! newtype variant read from `[tag, inner fields...]`; a
-//! `#[serde(other)]` variant, which takes any tag; an alias of a variant,
-//! or of a field of a type that does not derive `ToolArgs`.
+//! `#[serde(other)]` variant, which takes any tag; an alias (of a field or
+//! a variant) of a type that does not derive `ToolArgs`.
 
 use crate::plan::reference::{child_pointer, push_fragment, ref_pointer};
 use crate::validate::WRITTEN_AS_INTEGER;

@@ -22,6 +22,19 @@ pub struct Input<'a> {
     pub body: Body<'a>,
     /// Every field of every variant (to annotate the schema).
     pub fields: Vec<Field<'a>>,
+    /// The variants serde also reads under other names (tagged enums).
+    pub variant_aliases: Vec<VariantAliases>,
+}
+
+/// A variant's serde aliases.
+pub struct VariantAliases {
+    /// The member holding the tag (internally or adjacently tagged), or
+    /// `None` (externally tagged).
+    pub tag: Option<String>,
+    /// The variant's wire name.
+    pub name: String,
+    /// serde's other accepted names.
+    pub aliases: Vec<String>,
 }
 
 /// How the generated normalizer works.
@@ -140,6 +153,10 @@ impl<'a> Input<'a> {
                 .map(|f| Field::from_serde(f, Place::Struct, errors))
                 .collect(),
         };
+        let variant_aliases = match &container.data {
+            ast::Data::Enum(variants) => variant_aliases(container.attrs.tag(), variants),
+            ast::Data::Struct(_, _) => Vec::new(),
+        };
         let reshaped_field = fields
             .iter()
             .any(|f| attr::schemars_effect(&f.original.attrs) == SchemarsEffect::Reshape);
@@ -173,8 +190,43 @@ impl<'a> Input<'a> {
             transparent: container.attrs.transparent(),
             body,
             fields,
+            variant_aliases,
         })
     }
+}
+
+/// The aliases of the variants serde reads, where the variant's name is on
+/// the wire (not for an untagged enum).
+fn variant_aliases(
+    tag: &serde_attr::TagType,
+    variants: &[ast::Variant<'_>],
+) -> Vec<VariantAliases> {
+    let tag = match tag {
+        serde_attr::TagType::External => None,
+        serde_attr::TagType::Internal { tag } | serde_attr::TagType::Adjacent { tag, .. } => {
+            Some(tag.clone())
+        }
+        serde_attr::TagType::None => return Vec::new(),
+    };
+    variants
+        .iter()
+        .filter(|variant| !variant.attrs.skip_deserializing())
+        .filter_map(|variant| {
+            let name = variant.attrs.name().deserialize_name().to_owned();
+            let aliases: Vec<String> = variant
+                .attrs
+                .aliases()
+                .iter()
+                .filter(|alias| **alias != name)
+                .cloned()
+                .collect();
+            (!aliases.is_empty()).then(|| VariantAliases {
+                tag: tag.clone(),
+                name,
+                aliases,
+            })
+        })
+        .collect()
 }
 
 /// Where the fields of `variant` are, by the enum's representation.

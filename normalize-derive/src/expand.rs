@@ -248,7 +248,8 @@ impl Gen<'_> {
     }
 
     /// The body of `__annotate`: `open`, the field notes (aliases,
-    /// verbatim), flattened `ToolArgs` types' own notes on this schema, and
+    /// verbatim), the variants' aliases (after the fields', so an alias's
+    /// branch is a copy of the annotated one), flattened `ToolArgs` types' own notes on this schema, and
     /// the definitions of nested `ToolArgs` types.
     fn annotate(&self, ir: &Input<'_>) -> TokenStream {
         let krate = self.krate;
@@ -272,6 +273,26 @@ impl Gen<'_> {
             .collect();
         let notes =
             (!notes.is_empty()).then(|| quote!(#krate::annotate_fields(__schema, &[#(#notes),*]);));
+        let variant_notes: Vec<TokenStream> = ir
+            .variant_aliases
+            .iter()
+            .map(|v| {
+                let (name, aliases) = (&v.name, &v.aliases);
+                let tag = match &v.tag {
+                    None => quote!(#krate::VariantTag::External),
+                    Some(tag) => quote!(#krate::VariantTag::Member(#tag)),
+                };
+                quote! {
+                    #krate::VariantNote {
+                        tag: #tag,
+                        name: #name,
+                        aliases: &[#(#aliases),*],
+                    }
+                }
+            })
+            .collect();
+        let variant_notes = (!variant_notes.is_empty())
+            .then(|| quote!(#krate::annotate_variants(__schema, &[#(#variant_notes),*]);));
         let mut seen_types: Vec<String> = Vec::new();
         let mut calls = Vec::new();
         for field in ir
@@ -301,6 +322,7 @@ impl Gen<'_> {
         quote! {
             #open
             #notes
+            #variant_notes
             #(#calls)*
         }
     }

@@ -897,8 +897,26 @@ fn renamed(j: &Value, aliases: &[(&str, &str)], rng: &mut Rng) -> Option<(Value,
             }
         }
     }
-    if sites.is_empty() {
+    // A variant's name as a string: a unit variant, or a tag's value.
+    let mut strings = Vec::new();
+    leaves(j, "", &mut strings);
+    let values: Vec<(String, &str, &str)> = strings
+        .iter()
+        .flat_map(|pointer| {
+            aliases
+                .iter()
+                .filter(|(name, _)| j.pointer(pointer).and_then(Value::as_str) == Some(*name))
+                .map(|(name, alias)| (pointer.clone(), *name, *alias))
+        })
+        .collect();
+    if sites.is_empty() && values.is_empty() {
         return None;
+    }
+    if sites.is_empty() || (!values.is_empty() && rng.chance(50)) {
+        let (pointer, _, alias) = rng.pick(&values).clone();
+        let out = with_replaced(j, &pointer, Value::from(alias));
+        let without = with_replaced(j, &pointer, Value::from("zz_no_such_name"));
+        return Some((out, without));
     }
     let (pointer, name, alias) = rng.pick(&sites).clone();
     let mut out = j.clone();

@@ -620,6 +620,7 @@ pub enum Action {
     },
     #[serde(rename = "ping", alias = "poke")]
     Ping,
+    #[serde(alias = "store")]
     Archive(Vec<u32>),
 }
 generator!(Action { SendEmail { to, tags }, Ping, Archive(f0) } enum);
@@ -632,9 +633,8 @@ pub enum InternalAliased {
         new_place: String,
         by_user: Option<String>,
     },
-    Delete {
-        hard_delete: bool,
-    },
+    #[serde(alias = "remove")]
+    Delete { hard_delete: bool },
 }
 generator!(InternalAliased { Move { new_place, by_user }, Delete { hard_delete } } enum);
 
@@ -1214,8 +1214,8 @@ macro_rules! contract_types {
             adjacent: Adjacent;
             untagged: Untagged, unions &[""];
             job: Job;
-            action: Action, aliases &[("tags", "labels")];
-            internal_aliased: InternalAliased, aliases &[("newPlace", "to")];
+            action: Action, aliases &[("tags", "labels"), ("ping", "poke"), ("archive", "store")];
+            internal_aliased: InternalAliased, aliases &[("newPlace", "to"), ("Delete", "remove")];
             adjacent_renamed: AdjacentRenamed;
             enum_fields: EnumFields, unions &["/u"];
             shape_unions: ShapeUnions, unions &["/either", "/with_speed"];

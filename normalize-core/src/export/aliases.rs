@@ -1,7 +1,8 @@
 //! One name per field for the forms that constrain what a model writes.
 //!
-//! A derived schema declares each serde alias as a property of its own,
-//! marked `x-toolargs-alias-of` (the field's wire name), and requires one of
+//! A derived schema declares each serde alias as a property of its own
+//! (a variant's alias as a branch of its enum's union), marked
+//! `x-toolargs-alias-of` (the field's or variant's wire name), and requires one of
 //! a required field's names (`allOf: [{"anyOf": [{"required": [name]}, ...]}]`),
 //! so validation accepts every name serde accepts. A form that makes the
 //! model write every property (OpenAI's strict mode) or that enumerates the
@@ -35,6 +36,12 @@ fn strip(node: &mut Value) {
     match node {
         Value::Object(map) => {
             strip_object(map);
+            // A variant's alias is a branch of its enum's union.
+            for union in ["anyOf", "oneOf"] {
+                if let Some(Value::Array(branches)) = map.get_mut(union) {
+                    branches.retain(|branch| branch.get(ALIAS_OF).is_none());
+                }
+            }
             map.values_mut().for_each(strip);
         }
         Value::Array(items) => items.iter_mut().for_each(strip),

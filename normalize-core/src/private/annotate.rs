@@ -1,6 +1,7 @@
 //! What the derive adds to schemars' schema, before the whole document is
 //! closed ([`crate::closing`]): serde aliases declared as properties (and
-//! counted by `required`), verbatim marks, and the `open` opt-out.
+//! counted by `required`) or, for variants, as branches, verbatim marks,
+//! and the `open` opt-out.
 //!
 //! A derived type applies these to its own schema object. The schemas of the
 //! `ToolArgs` types it contains are found through the same schemars
@@ -61,6 +62,26 @@ pub struct FieldNote {
     pub aliases: &'static [&'static str],
     /// `#[tool_args(verbatim)]`.
     pub verbatim: bool,
+}
+
+/// How an enum's variants are named on the wire.
+#[derive(Clone, Copy, Debug)]
+pub enum VariantTag {
+    /// `"Name"` or `{"Name": ...}`.
+    External,
+    /// `{"tag": "Name", ...}`, internally or adjacently tagged.
+    Member(&'static str),
+}
+
+/// One variant's serde aliases.
+#[derive(Clone, Copy, Debug)]
+pub struct VariantNote {
+    /// How the enum names its variants.
+    pub tag: VariantTag,
+    /// The variant's wire name.
+    pub name: &'static str,
+    /// serde's other accepted names.
+    pub aliases: &'static [&'static str],
 }
 
 /// Resolves the definitions of the `ToolArgs` types a document contains,
@@ -142,6 +163,92 @@ pub fn annotate_fields(schema: &mut Value, notes: &[FieldNote]) {
             declare_aliases(object, note.wire, note.aliases);
         }
     }
+}
+
+/// Declares each variant alias as a branch of the enum's union of its own:
+/// a copy of the variant's branch under the alias (the unit variant's
+/// string, the externally tagged key, or the tag's value), marked
+/// [`ALIAS_OF`] with the wire name, so validation takes every name serde
+/// takes and the forms that show one name per variant drop the copy
+/// ([`crate::export::aliases`]). An enum of one variant (not a union) keeps
+/// its one name.
+pub fn annotate_variants(schema: &mut Value, notes: &[VariantNote]) {
+    for note in notes {
+        let Some(branches) = union_mut(schema) else {
+            return;
+        };
+        let Some(branch) = branches
+            .iter()
+            .find(|branch| names_variant(branch, note.tag, note.name))
+            .cloned()
+        else {
+            continue;
+        };
+        for alias in note.aliases {
+            if branches
+                .iter()
+                .any(|branch| names_variant(branch, note.tag, alias))
+            {
+                continue;
+            }
+            if let Some(copy) = renamed_variant(&branch, note.tag, note.name, alias) {
+                branches.push(copy);
+            }
+        }
+    }
+}
+
+/// Whether `branch` is the variant the wire calls `name`.
+fn names_variant(branch: &Value, tag: VariantTag, name: &str) -> bool {
+    match tag {
+        VariantTag::External => {
+            let unit = branch.get("const").and_then(Value::as_str) == Some(name)
+                || branch
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .is_some_and(|names| names.iter().any(|n| n == name));
+            unit || branch.get("properties").and_then(|p| p.get(name)).is_some()
+        }
+        VariantTag::Member(tag) => has_tag(branch, tag, name),
+    }
+}
+
+/// A copy of the branch of the variant `name` that names it `alias`.
+fn renamed_variant(branch: &Value, tag: VariantTag, name: &str, alias: &str) -> Option<Value> {
+    let mut copy = match tag {
+        VariantTag::External if branch.get("properties").is_none() => {
+            // A unit variant: the string alone (schemars lists several
+            // unit variants in one `enum`).
+            serde_json::json!({"type": "string", "const": alias})
+        }
+        VariantTag::External => {
+            let mut copy = branch.clone();
+            let properties = copy.get_mut("properties")?.as_object_mut()?;
+            let content = properties.shift_remove(name)?;
+            properties.insert(alias.to_owned(), content);
+            if let Some(Value::Array(required)) = copy.get_mut("required") {
+                for member in required.iter_mut() {
+                    if member == name {
+                        *member = Value::String(alias.to_owned());
+                    }
+                }
+            }
+            copy
+        }
+        VariantTag::Member(tag) => {
+            let mut copy = branch.clone();
+            let tag = copy.get_mut("properties")?.get_mut(tag)?.as_object_mut()?;
+            tag.remove("enum");
+            tag.insert("const".to_owned(), Value::String(alias.to_owned()));
+            copy
+        }
+    };
+    let map = copy.as_object_mut()?;
+    // The copy says nothing of its own beside the name.
+    map.remove("description");
+    map.remove("title");
+    map.insert(ALIAS_OF.to_owned(), Value::String(name.to_owned()));
+    Some(copy)
 }
 
 /// The object schema holding the fields of `place`.

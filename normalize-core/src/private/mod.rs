@@ -29,7 +29,10 @@ mod annotate;
 mod probe;
 mod walk;
 
-pub use annotate::{ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, annotate_fields, open};
+pub use annotate::{
+    ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
+    annotate_variants, open,
+};
 pub use probe::{Probe, ViaPlan, ViaToolArgs};
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 
