@@ -1141,3 +1141,28 @@ fn a_variant_alias_is_accepted_and_shown_under_the_variant_name_only() {
         "the grammar names no variant: {rules:.200}"
     );
 }
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum KindOr {
+    Kind(Kind),
+    Map(BTreeMap<String, Value>),
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct HoldsKind {
+    k: KindOr,
+}
+
+/// serde numbers the variants, not their aliases: `{"kind": 1}` is `Qux`,
+/// `{"kind": 2}` no variant (so the map).
+#[test]
+fn a_variant_alias_takes_no_index_of_its_own() {
+    invalid_pointers::<HoldsKind>(json!({"k": {"kind": 1}}));
+    let map = accepted::<HoldsKind>(json!({"k": {"kind": 2}})).k;
+    assert!(matches!(map, KindOr::Map(_)), "{map:?}");
+    assert!(matches!(
+        serde_json::from_value::<KindOr>(json!({"kind": 2})).unwrap(),
+        KindOr::Map(_)
+    ));
+}

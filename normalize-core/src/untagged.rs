@@ -339,9 +339,16 @@ fn add_serde_forms(definition: &mut Value, at: &str) {
     let variants_at = child_pointer(at, "oneOf");
     if let Some(tag) = tag_member(variants) {
         let content = content_member(variants, &tag);
+        // serde numbers the variants, not their aliases (the derive's
+        // copies of a variant's branch, appended after the variants).
+        let mut index = 0;
         for (k, variant) in variants.iter_mut().enumerate() {
             let variant_at = child_pointer(&variants_at, &k.to_string());
-            add_tagged_forms(variant, &tag, content.as_deref(), k, &variant_at);
+            let numbered = variant.get(crate::__private::ALIAS_OF).is_none().then(|| {
+                index += 1;
+                index - 1
+            });
+            add_tagged_forms(variant, &tag, content.as_deref(), numbered, &variant_at);
         }
         return;
     }
@@ -417,7 +424,13 @@ fn tag_member(variants: &[Value]) -> Option<String> {
 ///
 /// A newtype variant of an internally tagged enum gets no array (the tag,
 /// then the inner struct's fields).
-fn add_tagged_forms(variant: &mut Value, tag: &str, content: Option<&str>, index: usize, at: &str) {
+fn add_tagged_forms(
+    variant: &mut Value,
+    tag: &str,
+    content: Option<&str>,
+    index: Option<usize>,
+    at: &str,
+) {
     let Some(map) = variant.as_object_mut() else {
         return;
     };
@@ -433,10 +446,13 @@ fn add_tagged_forms(variant: &mut Value, tag: &str, content: Option<&str>, index
         return;
     };
     // An index is read as an integer only, as `2.0` is not.
-    let named = serde_json::json!({ "anyOf": [
-        {"const": name},
-        {"const": index, WRITTEN_AS_INTEGER: true},
-    ]});
+    let named = match index {
+        Some(index) => serde_json::json!({ "anyOf": [
+            {"const": name},
+            {"const": index, WRITTEN_AS_INTEGER: true},
+        ]}),
+        None => serde_json::json!({ "const": name }),
+    };
     members.insert(tag.to_owned(), named.clone());
     let optional: Vec<String> = members
         .iter()
