@@ -1142,7 +1142,7 @@ fn a_variant_alias_is_accepted_and_shown_under_the_variant_name_only() {
     );
 }
 
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
 #[serde(untagged)]
 enum KindOr {
     Kind(Kind),
@@ -1155,14 +1155,52 @@ struct HoldsKind {
 }
 
 /// serde numbers the variants, not their aliases: `{"kind": 1}` is `Qux`,
-/// `{"kind": 2}` no variant (so the map).
+/// `{"kind": 2, "y": 1}` no variant (the alias `bz` of `Baz` is no third
+/// one), so the map.
 #[test]
 fn a_variant_alias_takes_no_index_of_its_own() {
     invalid_pointers::<HoldsKind>(json!({"k": {"kind": 1}}));
-    let map = accepted::<HoldsKind>(json!({"k": {"kind": 2}})).k;
+    let map = accepted::<HoldsKind>(json!({"k": {"kind": 2, "y": 1}})).k;
     assert!(matches!(map, KindOr::Map(_)), "{map:?}");
     assert!(matches!(
-        serde_json::from_value::<KindOr>(json!({"kind": 2})).unwrap(),
+        serde_json::from_value::<KindOr>(json!({"kind": 2, "y": 1})).unwrap(),
         KindOr::Map(_)
     ));
+    // The alias is declared (the enum is reached through `ToolArgs` types).
+    assert!(HoldsKind::input_schema().to_string().contains("\"bz\""));
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+#[serde(rename_all = "snake_case")]
+enum Hue {
+    #[serde(alias = "crimson", alias = "scarlet")]
+    Red,
+    Blue,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+enum OneUnit {
+    #[serde(alias = "u")]
+    U,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Paint {
+    color: Hue,
+    one: OneUnit,
+}
+
+/// schemars writes an enum of unit variants as one string schema, with no
+/// union to put an alias's branch in.
+#[test]
+fn an_alias_of_a_unit_only_enum_is_accepted() {
+    let paint = accepted::<Paint>(json!({"color": "scarlet", "one": "u"}));
+    assert_eq!((paint.color, paint.one), (Hue::Red, OneUnit::U));
+    rejected_only_at::<Paint>(json!({"color": "green", "one": "U"}), "/color");
+    let strict = toolargs::export::StrictSchema::new(Paint::input_schema()).unwrap();
+    let shown = strict.schema().to_string();
+    assert!(
+        !shown.contains("scarlet") && !shown.contains("\"u\""),
+        "{shown}"
+    );
 }

@@ -170,9 +170,14 @@ pub fn annotate_fields(schema: &mut Value, notes: &[FieldNote]) {
 /// string, the externally tagged key, or the tag's value), marked
 /// [`ALIAS_OF`] with the wire name, so validation takes every name serde
 /// takes and the forms that show one name per variant drop the copy
-/// ([`crate::export::aliases`]). An enum of one variant (not a union) keeps
-/// its one name.
+/// ([`crate::export::aliases`]). An alias that is another variant's name is
+/// not declared: the name stays with the variant it names, where serde gives
+/// it to whichever of the two is declared first (rustc warns that the other
+/// is unreachable).
 pub fn annotate_variants(schema: &mut Value, notes: &[VariantNote]) {
+    if union_mut(schema).is_none() {
+        units_as_union(schema);
+    }
     for note in notes {
         let Some(branches) = union_mut(schema) else {
             return;
@@ -196,6 +201,32 @@ pub fn annotate_variants(schema: &mut Value, notes: &[VariantNote]) {
             }
         }
     }
+}
+
+/// An enum of unit variants only, which schemars writes as one string
+/// schema (`{"type": "string", "enum": [...]}`, or `"const"` for one
+/// variant), becomes a union of that one branch, so an alias can be a
+/// branch beside it. The schema's own annotations (title, description)
+/// stay where they are.
+fn units_as_union(schema: &mut Value) {
+    let Some(map) = schema.as_object_mut() else {
+        return;
+    };
+    if map.get("type").and_then(Value::as_str) != Some("string")
+        || !(map.contains_key("enum") || map.contains_key("const"))
+    {
+        return;
+    }
+    let mut branch = Map::new();
+    for keyword in ["type", "enum", "const"] {
+        if let Some(value) = map.remove(keyword) {
+            branch.insert(keyword.to_owned(), value);
+        }
+    }
+    map.insert(
+        "oneOf".to_owned(),
+        Value::Array(vec![Value::Object(branch)]),
+    );
 }
 
 /// Whether `branch` is the variant the wire calls `name`.
