@@ -52,9 +52,7 @@ impl<'r> Readings<'r> {
                     if let Some(target) = ref_pointer(reference) {
                         if self.raw.pointer(&target).is_some() {
                             let name = self.name(target);
-                            let mut redirected = String::from("#");
-                            push_fragment(&mut redirected, &self.not_at_defs(&name));
-                            *reference = redirected;
+                            *reference = fragment(&self.not_at_defs(&name));
                         }
                     }
                 }
@@ -268,14 +266,12 @@ fn add_tagged_forms(
     };
     let object_at = child_pointer(&child_pointer(at, "anyOf"), "0");
     let mut items = vec![named];
-    items.extend(sequence.fields.iter().map(|field| {
-        let mut reference = String::from("#");
-        push_fragment(
-            &mut reference,
-            &child_pointer(&child_pointer(&object_at, "properties"), field),
-        );
-        serde_json::json!({ "$ref": reference })
-    }));
+    items.extend(
+        sequence
+            .fields
+            .iter()
+            .map(|field| member_reference(&object_at, field)),
+    );
     if unit {
         items.push(serde_json::json!({"type": "null"}));
     }
@@ -443,14 +439,7 @@ impl Sequence {
         let items: Vec<Value> = self
             .fields
             .iter()
-            .map(|name| {
-                let mut reference = String::from("#");
-                push_fragment(
-                    &mut reference,
-                    &child_pointer(&child_pointer(&object_at, "properties"), name),
-                );
-                serde_json::json!({ "$ref": reference })
-            })
+            .map(|name| member_reference(&object_at, name))
             .collect();
         let array = if items.is_empty() {
             // `prefixItems` must list at least one schema.
@@ -465,4 +454,18 @@ impl Sequence {
         };
         serde_json::json!({ "anyOf": [object, array] })
     }
+}
+
+/// The same-document reference to the JSON pointer `pointer`.
+fn fragment(pointer: &str) -> String {
+    let mut reference = String::from("#");
+    push_fragment(&mut reference, pointer);
+    reference
+}
+
+/// `{"$ref": ...}` to the schema of member `name` of the object schema at
+/// `object_at`.
+fn member_reference(object_at: &str, name: &str) -> Value {
+    let at = child_pointer(&child_pointer(object_at, "properties"), name);
+    serde_json::json!({ "$ref": fragment(&at) })
 }
