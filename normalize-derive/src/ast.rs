@@ -315,6 +315,42 @@ mod tests {
     }
 
     #[test]
+    fn variant_aliases_carry_the_tag_and_the_wire_name() {
+        let internal: DeriveInput = parse_quote! {
+            #[serde(tag = "op", rename_all = "snake_case")]
+            enum Op {
+                #[serde(alias = "remove", alias = "rm")]
+                Delete { hard: bool },
+                Keep,
+                #[serde(skip_deserializing, alias = "gone")]
+                Hidden,
+            }
+        };
+        let (ir, errors) = build(&internal);
+        assert!(errors.is_empty());
+        let aliases = ir.unwrap().variant_aliases;
+        assert_eq!(aliases.len(), 1, "a skipped variant has no name to alias");
+        assert_eq!(aliases[0].tag.as_deref(), Some("op"));
+        assert_eq!(aliases[0].name, "delete");
+        assert_eq!(aliases[0].aliases, ["remove", "rm"]);
+
+        let external: DeriveInput = parse_quote! {
+            enum E { #[serde(alias = "poke")] Ping }
+        };
+        let aliases = build(&external).0.unwrap().variant_aliases;
+        assert_eq!(
+            (aliases[0].tag.as_deref(), aliases[0].name.as_str()),
+            (None, "Ping")
+        );
+
+        let untagged: DeriveInput = parse_quote! {
+            #[serde(untagged)]
+            enum U { #[serde(alias = "x")] A(u32) }
+        };
+        assert!(build(&untagged).0.unwrap().variant_aliases.is_empty());
+    }
+
+    #[test]
     fn flatten_enums_and_tagged_structs_use_the_plan() {
         let flattened: DeriveInput = parse_quote! {
             struct A { #[serde(flatten)] rest: Other }
