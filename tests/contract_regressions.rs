@@ -1204,3 +1204,77 @@ fn an_alias_of_a_unit_only_enum_is_accepted() {
         "{shown}"
     );
 }
+
+/// Enums whose alias is a later variant's name (rustc warns that the later
+/// arm is unreachable, which is the point).
+#[allow(unreachable_patterns)]
+mod taken {
+    use schemars::JsonSchema;
+    use serde::Deserialize;
+    use toolargs::ToolArgs;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+    pub enum Clash {
+        #[serde(alias = "B")]
+        A(u32),
+        B(String),
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t")]
+    pub enum ClashInternal {
+        #[serde(alias = "B")]
+        A {
+            a: u32,
+        },
+        B {
+            b: String,
+        },
+        C,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+    pub enum ClashUnits {
+        #[serde(alias = "Off")]
+        On,
+        Off,
+        Idle,
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Clashes {
+        pub v: Clash,
+        pub i: ClashInternal,
+        pub u: ClashUnits,
+    }
+}
+
+use taken::{Clash as AliasClash, ClashInternal, ClashUnits, Clashes};
+
+/// serde gives a name to the first variant that has it: an earlier
+/// variant's alias that is a later variant's name takes that name, and the
+/// later variant is not read under it.
+#[test]
+fn an_alias_that_is_a_later_variants_name_belongs_to_the_earlier_variant() {
+    let args = json!({"v": {"B": 5}, "i": {"t": "B", "a": 1}, "u": "Off"});
+    let serde: Clashes = serde_json::from_value(args.clone()).unwrap();
+    let ours = accepted::<Clashes>(args);
+    assert_eq!((&ours.v, &ours.i, &ours.u), (&serde.v, &serde.i, &serde.u));
+    assert_eq!(ours.v, AliasClash::A(5));
+    assert_eq!(ours.u, ClashUnits::On);
+    // The later variant's form under the name: serde refuses it, and so
+    // does the schema (an invalid argument, not a failed deserialization).
+    rejected_only_at::<Clashes>(
+        json!({"v": {"B": "x"}, "i": {"t": "C"}, "u": "Idle"}),
+        "/v/B",
+    );
+    invalid_pointers::<Clashes>(json!({"v": {"A": 1}, "i": {"t": "B", "b": "x"}, "u": "Idle"}));
+    assert!(serde_json::from_value::<ClashInternal>(json!({"t": "B", "b": "x"})).is_err());
+    // What a model is shown has no variant `B` or `Off` to choose.
+    let strict = toolargs::export::StrictSchema::new(Clashes::input_schema()).unwrap();
+    let shown = strict.schema().to_string();
+    assert!(
+        !shown.contains("\"Off\"") && !shown.contains("\"B\""),
+        "{shown}"
+    );
+}

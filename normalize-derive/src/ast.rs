@@ -33,8 +33,13 @@ pub struct VariantAliases {
     pub tag: Option<String>,
     /// The variant's wire name.
     pub name: String,
-    /// serde's other accepted names.
+    /// serde's other accepted names that are this variant's: none that an
+    /// earlier variant has (serde gives a name to the first variant that
+    /// has it).
     pub aliases: Vec<String>,
+    /// Those of `aliases` that are a later variant's wire name: that
+    /// variant is not read under it.
+    pub takes: Vec<String>,
 }
 
 /// How the generated normalizer works.
@@ -208,22 +213,40 @@ fn variant_aliases(
         }
         serde_attr::TagType::None => return Vec::new(),
     };
-    variants
+    let read: Vec<&ast::Variant<'_>> = variants
         .iter()
         .filter(|variant| !variant.attrs.skip_deserializing())
-        .filter_map(|variant| {
-            let name = variant.attrs.name().deserialize_name().to_owned();
+        .collect();
+    let wire = |variant: &ast::Variant<'_>| variant.attrs.name().deserialize_name().to_owned();
+    // serde matches a name against the variants in declaration order.
+    let mut owner: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (index, variant) in read.iter().enumerate() {
+        owner.entry(wire(variant)).or_insert(index);
+        for alias in variant.attrs.aliases() {
+            owner.entry(alias.clone()).or_insert(index);
+        }
+    }
+    read.iter()
+        .enumerate()
+        .filter_map(|(index, variant)| {
+            let name = wire(variant);
             let aliases: Vec<String> = variant
                 .attrs
                 .aliases()
                 .iter()
-                .filter(|alias| **alias != name)
+                .filter(|alias| **alias != name && owner.get(*alias) == Some(&index))
+                .cloned()
+                .collect();
+            let takes = aliases
+                .iter()
+                .filter(|alias| read.iter().any(|other| wire(other) == **alias))
                 .cloned()
                 .collect();
             (!aliases.is_empty()).then(|| VariantAliases {
                 tag: tag.clone(),
                 name,
                 aliases,
+                takes,
             })
         })
         .collect()
@@ -333,6 +356,22 @@ mod tests {
         assert_eq!(aliases[0].tag.as_deref(), Some("op"));
         assert_eq!(aliases[0].name, "delete");
         assert_eq!(aliases[0].aliases, ["remove", "rm"]);
+        assert!(aliases[0].takes.is_empty());
+
+        // serde gives a name to the first variant that has it.
+        let clash: DeriveInput = parse_quote! {
+            enum C {
+                #[serde(alias = "B")]
+                A(u32),
+                #[serde(alias = "A", alias = "Z")]
+                B(String),
+            }
+        };
+        let aliases = build(&clash).0.unwrap().variant_aliases;
+        assert_eq!(aliases[0].aliases, ["B"]);
+        assert_eq!(aliases[0].takes, ["B"]);
+        assert_eq!(aliases[1].aliases, ["Z"], "`A` is the first variant's");
+        assert!(aliases[1].takes.is_empty());
 
         let external: DeriveInput = parse_quote! {
             enum E { #[serde(alias = "poke")] Ping }

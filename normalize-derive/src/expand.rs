@@ -277,7 +277,7 @@ impl Gen<'_> {
             .variant_aliases
             .iter()
             .map(|v| {
-                let (name, aliases) = (&v.name, &v.aliases);
+                let (name, aliases, takes) = (&v.name, &v.aliases, &v.takes);
                 let tag = match &v.tag {
                     None => quote!(#krate::VariantTag::External),
                     Some(tag) => quote!(#krate::VariantTag::Member(#tag)),
@@ -287,6 +287,7 @@ impl Gen<'_> {
                         tag: #tag,
                         name: #name,
                         aliases: &[#(#aliases),*],
+                        takes: &[#(#takes),*],
                     }
                 }
             })

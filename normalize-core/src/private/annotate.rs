@@ -80,8 +80,11 @@ pub struct VariantNote {
     pub tag: VariantTag,
     /// The variant's wire name.
     pub name: &'static str,
-    /// serde's other accepted names.
+    /// serde's other accepted names that are this variant's.
     pub aliases: &'static [&'static str],
+    /// Those of `aliases` that are a later variant's wire name: serde reads
+    /// this variant under it, never that one.
+    pub takes: &'static [&'static str],
 }
 
 /// Resolves the definitions of the `ToolArgs` types a document contains,
@@ -170,37 +173,66 @@ pub fn annotate_fields(schema: &mut Value, notes: &[FieldNote]) {
 /// string, the externally tagged key, or the tag's value), marked
 /// [`ALIAS_OF`] with the wire name, so validation takes every name serde
 /// takes and the forms that show one name per variant drop the copy
-/// ([`crate::export::aliases`]). An alias that is another variant's name is
-/// not declared: the name stays with the variant it names, where serde gives
-/// it to whichever of the two is declared first (rustc warns that the other
-/// is unreachable).
+/// ([`crate::export::aliases`]). A name belongs to the first variant that
+/// has it, as serde matches names in declaration order: an alias that an
+/// earlier variant has is not this one's ([`VariantNote::aliases`] leaves it
+/// out), and an alias that is a later variant's wire name takes that name
+/// from it ([`VariantNote::takes`]).
 pub fn annotate_variants(schema: &mut Value, notes: &[VariantNote]) {
     if union_mut(schema).is_none() {
         units_as_union(schema);
     }
+    let Some(branches) = union_mut(schema) else {
+        return;
+    };
+    // Every copy is made from the branches as schemars wrote them, before
+    // a name a variant takes from a later one is removed.
+    let mut copies = Vec::new();
     for note in notes {
-        let Some(branches) = union_mut(schema) else {
-            return;
-        };
         let Some(branch) = branches
             .iter()
             .find(|branch| names_variant(branch, note.tag, note.name))
-            .cloned()
         else {
             continue;
         };
         for alias in note.aliases {
-            if branches
-                .iter()
-                .any(|branch| names_variant(branch, note.tag, alias))
+            let taken = note.takes.contains(alias);
+            if !taken
+                && branches
+                    .iter()
+                    .any(|branch| names_variant(branch, note.tag, alias))
             {
                 continue;
             }
-            if let Some(copy) = renamed_variant(&branch, note.tag, note.name, alias) {
-                branches.push(copy);
+            if let Some(copy) = renamed_variant(branch, note.tag, note.name, alias) {
+                copies.push((taken.then_some(*alias), note.tag, copy));
             }
         }
     }
+    for (taken, tag, copy) in copies {
+        if let Some(name) = taken {
+            unname_variant(branches, tag, name);
+        }
+        branches.push(copy);
+    }
+}
+
+/// Removes the name `name` from the later variant that has it: its branch,
+/// or the name alone from a list of unit variants.
+fn unname_variant(branches: &mut Vec<Value>, tag: VariantTag, name: &str) {
+    let Some(at) = branches
+        .iter()
+        .position(|branch| names_variant(branch, tag, name))
+    else {
+        return;
+    };
+    if let Some(Value::Array(units)) = branches[at].get_mut("enum") {
+        if units.len() > 1 {
+            units.retain(|unit| unit != name);
+            return;
+        }
+    }
+    branches.remove(at);
 }
 
 /// An enum of unit variants only, which schemars writes as one string
