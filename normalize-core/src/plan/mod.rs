@@ -22,6 +22,7 @@ mod types;
 
 pub use error::SchemaError;
 pub use locate::{Bound, Loc};
+pub(crate) use types::admits_null;
 pub use types::{JsonType, TypeSet};
 
 use pattern::Pattern;

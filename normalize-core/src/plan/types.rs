@@ -158,3 +158,22 @@ impl FromIterator<JsonType> for TypeSet {
         iter.into_iter().fold(TypeSet::EMPTY, TypeSet::with)
     }
 }
+
+/// Whether `schema` takes `null`: its `type`, a `const` of `null`, or a
+/// union branch that does.
+pub(crate) fn admits_null(schema: &Value) -> bool {
+    let Some(m) = schema.as_object() else {
+        return schema == &Value::Bool(true);
+    };
+    let type_null = match m.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        _ => false,
+    };
+    let union_null = ["anyOf", "oneOf"].iter().any(|k| {
+        m.get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|bs| bs.iter().any(admits_null))
+    });
+    type_null || union_null || m.get("const") == Some(&Value::Null)
+}

@@ -4,6 +4,7 @@
 //! [`super`]).
 
 use super::DATA;
+use crate::plan::admits_null;
 use crate::plan::reference::{child_pointer, push_fragment, ref_pointer};
 use crate::validate::WRITTEN_AS_INTEGER;
 use serde_json::{Map, Value};
@@ -343,22 +344,6 @@ fn takes_integers_only(map: &Map<String, Value>) -> bool {
         }
         _ => false,
     }
-}
-
-/// Whether a schema says it takes `null` (`type` or a union branch).
-fn admits_null(schema: &Value) -> bool {
-    let Some(map) = schema.as_object() else {
-        return schema == &Value::Bool(true);
-    };
-    let typed = match map.get("type") {
-        Some(Value::String(name)) => name == "null",
-        Some(Value::Array(names)) => names.iter().any(|n| n == "null"),
-        _ => false,
-    };
-    typed
-        || ["anyOf", "oneOf"].iter().any(|union| {
-            matches!(map.get(*union), Some(Value::Array(branches)) if branches.iter().any(admits_null))
-        })
 }
 
 /// How serde reads a named struct from an array: its fields in order, at

@@ -5,27 +5,11 @@ use super::{
     Change, FORMATS, Optional, REMOVED, StrictChange, StrictError, ref_pointer, unescape_token,
 };
 use crate::path::write_token;
+use crate::plan::admits_null;
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, HashSet};
 
 pub(super) use crate::composition::declares_object;
-
-fn admits_null(schema: &Value) -> bool {
-    let Some(m) = schema.as_object() else {
-        return schema == &Value::Bool(true);
-    };
-    let type_null = match m.get("type") {
-        Some(Value::String(t)) => t == "null",
-        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
-        _ => false,
-    };
-    let union_null = ["anyOf", "oneOf"].iter().any(|k| {
-        m.get(*k)
-            .and_then(Value::as_array)
-            .is_some_and(|bs| bs.iter().any(admits_null))
-    });
-    type_null || union_null || m.get("const") == Some(&Value::Null)
-}
 
 /// Whether making `schema` nullable needs an `anyOf` wrapper (no `type`
 /// keyword to extend).
