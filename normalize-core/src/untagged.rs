@@ -106,7 +106,7 @@ fn find_unions(schema: &Value, at: String, out: &mut Vec<String>) {
         return;
     };
     if let Some(Value::Array(branches)) = map.get("anyOf") {
-        if branches.len() > 1 && !branches.iter().all(requires_only) {
+        if branches.len() > 1 && !crate::__private::is_alias_group(branches) {
             out.push(child_pointer(&at, "anyOf"));
         }
     }
@@ -139,12 +139,6 @@ fn find_unions(schema: &Value, at: String, out: &mut Vec<String>) {
             _ => {}
         }
     }
-}
-
-fn requires_only(branch: &Value) -> bool {
-    branch
-        .as_object()
-        .is_some_and(|map| map.len() == 1 && matches!(map.get("required"), Some(Value::Array(_))))
 }
 
 fn order_union(raw: &Value, closed: &mut Value, at: &str) {

@@ -386,6 +386,17 @@ fn mark_verbatim(object: &mut Map<String, Value>, wire: &str) {
     }
 }
 
+/// Whether `branches` (an `anyOf`) are a required field and its aliases as
+/// [`declare_aliases`] writes them: branches that only list `required`
+/// names. Such a group is no union of variants.
+pub(crate) fn is_alias_group(branches: &[Value]) -> bool {
+    branches.iter().all(|branch| {
+        branch.as_object().is_some_and(|map| {
+            map.len() == 1 && matches!(map.get("required"), Some(Value::Array(_)))
+        })
+    })
+}
+
 /// Declares each alias of `wire` as a property with the field's schema
 /// (marked [`ALIAS_OF`]), and, when the field is required, requires one of
 /// its names instead of the wire name alone.

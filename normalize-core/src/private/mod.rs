@@ -29,6 +29,7 @@ mod annotate;
 mod probe;
 mod walk;
 
+pub(crate) use annotate::is_alias_group;
 pub use annotate::{
     ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
     annotate_variants, open,

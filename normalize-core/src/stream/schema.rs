@@ -367,7 +367,7 @@ impl<'s> Builder<'s> {
         for keyword in ["anyOf", "oneOf"] {
             match map.get(keyword) {
                 None => {}
-                Some(Value::Array(branches)) if branches.iter().all(requires_only) => {}
+                Some(Value::Array(branches)) if crate::__private::is_alias_group(branches) => {}
                 Some(_) if skip.contains(&id) => {}
                 Some(Value::Array(branches)) => {
                     site.unions = true;
@@ -882,15 +882,6 @@ fn string_values<'s>(site: &Site<'s>) -> Option<&'s [Value]> {
         _ => return None,
     };
     values.iter().all(Value::is_string).then_some(values)
-}
-
-/// A union branch that only requires members (how the derive declares a
-/// required field's aliases): it decides nothing about any member's value,
-/// and the validator reports it apart from them.
-fn requires_only(branch: &Value) -> bool {
-    branch
-        .as_object()
-        .is_some_and(|map| map.len() == 1 && matches!(map.get("required"), Some(Value::Array(_))))
 }
 
 /// Keywords whose subschemas apply depending on the value, or that the
