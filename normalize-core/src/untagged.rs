@@ -76,6 +76,7 @@
 mod forms;
 mod overlap;
 
+use crate::plan::TypeSet;
 use crate::plan::reference::child_pointer;
 use forms::Readings;
 use overlap::{Memo, may_share, reads_more, types};
@@ -148,7 +149,7 @@ fn order_union(raw: &Value, closed: &mut Value, at: &str) {
         return;
     };
     let mut memo = Memo::new();
-    let lenient: Vec<u8> = raw_branches
+    let lenient: Vec<TypeSet> = raw_branches
         .iter()
         .map(|branch| reads_more(raw, branch, &mut memo, 0))
         .collect();
@@ -159,7 +160,9 @@ fn order_union(raw: &Value, closed: &mut Value, at: &str) {
         }
         let earlier: Vec<usize> = (0..j.min(raw_branches.len()))
             .filter(|&i| {
-                lenient[i] & types(closed, branch, false, 0) != 0
+                !lenient[i]
+                    .intersect(types(closed, branch, false, 0))
+                    .is_empty()
                     && may_share(raw, &raw_branches[i], closed, branch)
             })
             .collect();

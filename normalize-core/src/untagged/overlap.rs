@@ -5,16 +5,13 @@
 use super::MAX_HOPS;
 use super::forms::{Sequence, is_tagged, unit_variants};
 use crate::plan::reference::ref_pointer;
+use crate::plan::{JsonType, TypeSet};
 use serde_json::Value;
 use std::collections::HashSet;
 
-const NULL: u8 = 1;
-const BOOLEAN: u8 = 1 << 1;
-const OBJECT: u8 = 1 << 2;
-const ARRAY: u8 = 1 << 3;
-const STRING: u8 = 1 << 4;
-const NUMBER: u8 = 1 << 5;
-const ANY: u8 = NULL | BOOLEAN | OBJECT | ARRAY | STRING | NUMBER;
+const OBJECT: TypeSet = TypeSet::only(JsonType::Object);
+const ARRAY: TypeSet = TypeSet::only(JsonType::Array);
+const CONTAINERS: TypeSet = OBJECT.union(ARRAY);
 
 /// The definition a bare `$ref` (beside annotations at most) names.
 fn bare_target<'s>(root: &'s Value, schema: &Value) -> Option<&'s Value> {
@@ -38,12 +35,12 @@ fn bare_target<'s>(root: &'s Value, schema: &Value) -> Option<&'s Value> {
 /// unit variant (`{"Name": null}`); an array where it reaches a struct
 /// definition (read from its fields) or a set (read with repeats); the
 /// container type around any of these.
-pub(super) fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: usize) -> u8 {
+pub(super) fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: usize) -> TypeSet {
     let Value::Object(map) = schema else {
-        return 0;
+        return TypeSet::EMPTY;
     };
     if depth > MAX_HOPS {
-        return OBJECT | ARRAY;
+        return CONTAINERS;
     }
     let declares = ["properties", "patternProperties", "required"]
         .iter()
@@ -53,55 +50,56 @@ pub(super) fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: u
         Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
         _ => false,
     };
-    let mut more = 0;
+    let mut more = TypeSet::EMPTY;
     if (declares || says_object)
         && !map.contains_key("additionalProperties")
         && !map.contains_key("unevaluatedProperties")
     {
-        more |= OBJECT;
+        more = more.union(OBJECT);
     }
     if unit_variants(schema).is_some() {
-        more |= OBJECT;
+        more = more.union(OBJECT);
     }
     if map.contains_key("uniqueItems") {
-        more |= ARRAY;
+        more = more.union(ARRAY);
     }
     if let Some(target) = map
         .get("$ref")
         .and_then(Value::as_str)
         .and_then(ref_pointer)
     {
-        more |= match memo.get(&target) {
+        more = more.union(match memo.get(&target) {
             Some(Some(known)) => *known,
             // A cycle: whatever it reads, in a container.
-            Some(None) => OBJECT | ARRAY,
+            Some(None) => CONTAINERS,
             None => match root.pointer(&target) {
                 Some(definition) => {
                     memo.insert(target.clone(), None);
                     let mut found = reads_more(root, definition, memo, depth + 1);
                     if Sequence::of(definition).is_some() {
-                        found |= ARRAY;
+                        found = found.union(ARRAY);
                     }
                     if is_tagged(definition) {
                         // `[tag, ...]`, and the tag as an index.
-                        found |= ARRAY | OBJECT;
+                        found = found.union(CONTAINERS);
                     }
                     memo.insert(target, Some(found));
                     found
                 }
-                None => 0,
+                None => TypeSet::EMPTY,
             },
-        };
+        });
     }
     for (keyword, child) in map {
         let keyword = keyword.as_str();
+        // The container a value moves into, or `None` for the same value.
         let (within, level) = match keyword {
-            "properties" | "patternProperties" | "dependentSchemas" => (true, OBJECT),
-            "additionalProperties" | "unevaluatedProperties" => (false, OBJECT),
+            "properties" | "patternProperties" | "dependentSchemas" => (true, Some(OBJECT)),
+            "additionalProperties" | "unevaluatedProperties" => (false, Some(OBJECT)),
             "prefixItems" | "items" | "additionalItems" | "unevaluatedItems" | "contains" => {
-                (false, ARRAY)
+                (false, Some(ARRAY))
             }
-            "anyOf" | "oneOf" | "allOf" | "then" | "else" => (false, 0),
+            "anyOf" | "oneOf" | "allOf" | "then" | "else" => (false, None),
             _ => continue,
         };
         let children: Vec<&Value> = match child {
@@ -111,8 +109,8 @@ pub(super) fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: u
         };
         for child in children {
             let found = reads_more(root, child, memo, depth + 1);
-            if found != 0 {
-                more |= if level == 0 { found } else { level };
+            if !found.is_empty() {
+                more = more.union(level.unwrap_or(found));
             }
         }
     }
@@ -121,20 +119,23 @@ pub(super) fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: u
 
 /// What [`reads_more`] found for each definition; `None` while it is being
 /// walked.
-pub(super) type Memo = std::collections::HashMap<String, Option<u8>>;
+pub(super) type Memo = std::collections::HashMap<String, Option<TypeSet>>;
 
 /// Whether some value may be taken both by `earlier` read the serde way
 /// (in `raw`) and by `later` (in `closed`). `false` only when they provably
 /// share none.
 pub(super) fn may_share(raw: &Value, earlier: &Value, closed: &Value, later: &Value) -> bool {
-    let common = types(raw, earlier, true, 0) & types(closed, later, false, 0);
-    if common & !(OBJECT | ARRAY) != 0 {
+    let common = types(raw, earlier, true, 0).intersect(types(closed, later, false, 0));
+    if common
+        .iter()
+        .any(|ty| !matches!(ty, JsonType::Object | JsonType::Array))
+    {
         return true;
     }
-    if common & ARRAY != 0 && arrays_may_share(raw, earlier, closed, later) {
+    if common.contains(JsonType::Array) && arrays_may_share(raw, earlier, closed, later) {
         return true;
     }
-    if common & OBJECT == 0 {
+    if !common.contains(JsonType::Object) {
         return false;
     }
     // Both may be objects: they share none when the earlier branch requires
@@ -157,7 +158,7 @@ fn arrays_may_share(raw: &Value, earlier: &Value, closed: &Value, later: &Value)
     let Some(sequence) = Sequence::of(definition) else {
         return true;
     };
-    if sequence.least == 0 || types(raw, definition, false, 0) & ARRAY != 0 {
+    if sequence.least == 0 || types(raw, definition, false, 0).contains(JsonType::Array) {
         return true;
     }
     let first = &definition["properties"][&sequence.fields[0]];
@@ -167,41 +168,49 @@ fn arrays_may_share(raw: &Value, earlier: &Value, closed: &Value, later: &Value)
         .and_then(|items| items.get(0))
         .or_else(|| later.get("items"));
     match later_first {
-        Some(item) => types(raw, first, true, 0) & types(closed, item, false, 0) != 0,
+        Some(item) => !types(raw, first, true, 0)
+            .intersect(types(closed, item, false, 0))
+            .is_empty(),
         None => true,
     }
 }
 
-/// The JSON types `schema` may take, as bits (`ANY` where unknown); `read`:
-/// as serde reads it, a struct definition from an array too.
-pub(super) fn types(root: &Value, schema: &Value, read: bool, depth: usize) -> u8 {
+/// The JSON types `schema` may take (all where unknown); `read`: as serde
+/// reads it, a struct definition from an array too.
+pub(super) fn types(root: &Value, schema: &Value, read: bool, depth: usize) -> TypeSet {
     let map = match schema {
         Value::Object(map) => map,
-        Value::Bool(false) => return 0,
-        _ => return ANY,
+        Value::Bool(false) => return TypeSet::EMPTY,
+        _ => return TypeSet::ALL,
     };
     if depth > MAX_HOPS {
-        return ANY;
+        return TypeSet::ALL;
     }
     if read && unit_variants(schema).is_some() {
-        return STRING | OBJECT;
+        return OBJECT.with(JsonType::String);
     }
-    let mut taken = ANY;
-    if let Some(named) = map.get("type") {
-        taken &= match named {
-            Value::String(name) => type_bit(name),
+    let named = |name: &str| JsonType::from_name(name).map_or(TypeSet::ALL, TypeSet::only);
+    let of_value = |value: &Value| TypeSet::only(JsonType::of(value));
+    let mut taken = TypeSet::ALL;
+    if let Some(names) = map.get("type") {
+        taken = taken.intersect(match names {
+            Value::String(name) => named(name),
             Value::Array(names) => names
                 .iter()
                 .filter_map(Value::as_str)
-                .fold(0, |bits, name| bits | type_bit(name)),
-            _ => ANY,
-        };
+                .fold(TypeSet::EMPTY, |set, name| set.union(named(name))),
+            _ => TypeSet::ALL,
+        });
     }
     if let Some(value) = map.get("const") {
-        taken &= value_bit(value);
+        taken = taken.intersect(of_value(value));
     }
     if let Some(Value::Array(values)) = map.get("enum") {
-        taken &= values.iter().fold(0, |bits, value| bits | value_bit(value));
+        taken = taken.intersect(
+            values
+                .iter()
+                .fold(TypeSet::EMPTY, |set, value| set.union(of_value(value))),
+        );
     }
     if let Some(target) = map
         .get("$ref")
@@ -211,46 +220,23 @@ pub(super) fn types(root: &Value, schema: &Value, read: bool, depth: usize) -> u
     {
         let mut target_takes = types(root, target, read, depth + 1);
         if read && (Sequence::of(target).is_some() || is_tagged(target)) {
-            target_takes |= ARRAY;
+            target_takes = target_takes.union(ARRAY);
         }
-        taken &= target_takes;
+        taken = taken.intersect(target_takes);
     }
     for union in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = map.get(union) {
-            taken &= branches.iter().fold(0, |bits, branch| {
-                bits | types(root, branch, read, depth + 1)
-            });
+            taken = taken.intersect(branches.iter().fold(TypeSet::EMPTY, |set, branch| {
+                set.union(types(root, branch, read, depth + 1))
+            }));
         }
     }
     if let Some(Value::Array(parts)) = map.get("allOf") {
         for part in parts {
-            taken &= types(root, part, read, depth + 1);
+            taken = taken.intersect(types(root, part, read, depth + 1));
         }
     }
     taken
-}
-
-fn type_bit(name: &str) -> u8 {
-    match name {
-        "null" => NULL,
-        "boolean" => BOOLEAN,
-        "object" => OBJECT,
-        "array" => ARRAY,
-        "string" => STRING,
-        "number" | "integer" => NUMBER,
-        _ => ANY,
-    }
-}
-
-fn value_bit(value: &Value) -> u8 {
-    match value {
-        Value::Null => NULL,
-        Value::Bool(_) => BOOLEAN,
-        Value::Object(_) => OBJECT,
-        Value::Array(_) => ARRAY,
-        Value::String(_) => STRING,
-        Value::Number(_) => NUMBER,
-    }
 }
 
 /// The members `schema` requires of an object, through `$ref` and `allOf`.
