@@ -128,13 +128,7 @@ pub(super) fn push_violations(
         ValidationErrorKind::AnyOf { .. }
         | ValidationErrorKind::OneOfNotValid { .. }
         | ValidationErrorKind::OneOfMultipleValid { .. } => {
-            let branches: Vec<String> = match schema.pointer(keyword_at) {
-                Some(Value::Array(branches)) => branches
-                    .iter()
-                    .map(|b| describe_schema(schema, b))
-                    .collect(),
-                _ => Vec::new(),
-            };
+            let branches = branch_descriptions(schema, keyword_at);
             let expected = if matches!(error.kind(), ValidationErrorKind::OneOfMultipleValid { .. })
             {
                 format!("exactly one of: {}", branches.join(" | "))
@@ -211,13 +205,7 @@ fn push_union_violations(
     if let Some(later) = read_as_earlier(pointer, context) {
         // The value has a later branch's form, and an earlier branch's serde
         // reading takes it first (`crate::untagged`): say which ones.
-        let branches: Vec<String> = match schema.pointer(error.schema_path().as_str()) {
-            Some(Value::Array(branches)) => branches
-                .iter()
-                .map(|b| describe_schema(schema, b))
-                .collect(),
-            _ => Vec::new(),
-        };
+        let branches = branch_descriptions(schema, error.schema_path().as_str());
         if let Some(taken) = branches.get(later) {
             let found = describe_value(error.instance());
             let earlier = branches[..later].join(" | ");
@@ -311,6 +299,18 @@ fn shape_matching_branch<'e>(
         })
         .collect();
     only(deeper)
+}
+
+/// How each branch of the union at `keyword_at` (its `anyOf`/`oneOf`) is
+/// described to a reader.
+fn branch_descriptions(schema: &Value, keyword_at: &str) -> Vec<String> {
+    match schema.pointer(keyword_at) {
+        Some(Value::Array(branches)) => branches
+            .iter()
+            .map(|b| describe_schema(schema, b))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The branch whose only error is its `not` at the union's location: it
