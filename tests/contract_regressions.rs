@@ -3,6 +3,10 @@
 //! aliases accepted, diagnostics at the pointer that broke.
 #![allow(dead_code)]
 
+#[path = "support/same_json.rs"]
+mod same_json;
+
+use same_json::same_json;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
@@ -47,21 +51,9 @@ fn as_serde_reads<T>(args: Value) -> Result<(), String>
 where
     T: ToolArgs + Serialize + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
 {
-    fn same(a: &Value, b: &Value) -> bool {
-        match (a, b) {
-            (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-            (Value::Array(x), Value::Array(y)) => {
-                x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
-            }
-            (Value::Object(x), Value::Object(y)) => {
-                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-            }
-            _ => a == b,
-        }
-    }
     let read: T =
         serde_json::from_value(args.clone()).map_err(|e| format!("{args}: serde: {e}"))?;
-    let lossless = same(&serde_json::to_value(&read).unwrap(), &args);
+    let lossless = same_json(&serde_json::to_value(&read).unwrap(), &args);
     match (T::from_model(args.clone()), lossless) {
         (Ok(parsed), true) if parsed.value == read => Ok(()),
         (Err(ArgsError::Invalid(_)), false) => Ok(()),

@@ -25,8 +25,12 @@
 
 pub mod types;
 
+#[path = "../support/same_json.rs"]
+mod same_json;
+
 use proptest::prelude::RngCore;
 use proptest::test_runner::{RngAlgorithm, TestRng};
+use same_json::same_json;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
@@ -469,22 +473,6 @@ fn shadowed<T: Subject>(generated: &T, unions: &[&str], counts: &mut Counts) -> 
             "SHADOWED {text}\n  accepted as {:?}, which serde writes as {again}",
             parsed.value
         )),
-    }
-}
-
-/// JSON equality with numbers compared by value.
-fn same_json(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
-        }
-        _ => a == b,
     }
 }
 
