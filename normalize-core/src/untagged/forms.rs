@@ -113,13 +113,12 @@ impl<'r> Readings<'r> {
 /// and its struct variant's content from an array of the variant's fields.
 fn add_serde_forms(definition: &mut Value, at: &str) {
     if let Some(units) = unit_variants(definition) {
-        let object = std::mem::take(definition);
-        *definition = serde_json::json!({ "anyOf": [object, units] });
+        also(definition, units);
         return;
     }
     if let Some(sequence) = Sequence::of(definition) {
-        let object = std::mem::take(definition);
-        *definition = sequence.beside(object, at);
+        let array = sequence.array(&object_at(at), None, None);
+        also(definition, array);
         return;
     }
     let Some(Value::Array(variants)) = definition.get_mut("oneOf") else {
@@ -144,8 +143,7 @@ fn add_serde_forms(definition: &mut Value, at: &str) {
     for (k, variant) in variants.iter_mut().enumerate() {
         let variant_at = child_pointer(&variants_at, &k.to_string());
         if let Some(units) = unit_variants(variant) {
-            let unit = std::mem::take(variant);
-            *variant = serde_json::json!({ "anyOf": [unit, units] });
+            also(variant, units);
             continue;
         }
         // `{"Name": {...}}`, one member, required, nothing else: the
@@ -166,8 +164,8 @@ fn add_serde_forms(definition: &mut Value, at: &str) {
         };
         if let Some(sequence) = Sequence::of(content) {
             let content_at = child_pointer(&child_pointer(&variant_at, "properties"), name);
-            let object = std::mem::take(content);
-            *content = sequence.beside(object, &content_at);
+            let array = sequence.array(&object_at(&content_at), None, None);
+            also(content, array);
         }
     }
 }
@@ -265,25 +263,11 @@ fn add_tagged_forms(
     let Some(sequence) = Sequence::of_members(map, Some(tag)) else {
         return;
     };
-    let object_at = child_pointer(&child_pointer(at, "anyOf"), "0");
-    let mut items = vec![named];
-    items.extend(
-        sequence
-            .fields
-            .iter()
-            .map(|field| member_reference(&object_at, field)),
-    );
-    if unit {
-        items.push(serde_json::json!({"type": "null"}));
-    }
-    let array = serde_json::json!({
-        "type": "array",
-        "prefixItems": items,
-        "items": false,
-        "minItems": 1 + sequence.least,
-    });
-    let object = std::mem::take(variant);
-    *variant = serde_json::json!({ "anyOf": [object, array] });
+    // A unit variant: `[tag]`, or `[tag, null]` as an adjacently tagged
+    // one is written.
+    let tail = unit.then(|| serde_json::json!({"type": "null"}));
+    let array = sequence.array(&object_at(at), Some(named), tail);
+    also(variant, array);
 }
 
 /// The member that may hold an adjacently tagged enum's content: every
@@ -417,16 +401,21 @@ impl Sequence {
         })
     }
 
-    /// `{"anyOf": [object, array]}`, the array's items pointing at the
-    /// object's properties (`at` is where the result is placed).
-    fn beside(&self, object: Value, at: &str) -> Value {
-        let object_at = child_pointer(&child_pointer(at, "anyOf"), "0");
-        let items: Vec<Value> = self
-            .fields
-            .iter()
-            .map(|name| member_reference(&object_at, name))
+    /// The array serde reads the struct from: `head` (a tag), the fields
+    /// (pointing at the properties of the object schema at `object_at`),
+    /// then `tail`, which may be missing too.
+    fn array(&self, object_at: &str, head: Option<Value>, tail: Option<Value>) -> Value {
+        let least = usize::from(head.is_some()) + self.least;
+        let items: Vec<Value> = head
+            .into_iter()
+            .chain(
+                self.fields
+                    .iter()
+                    .map(|name| member_reference(object_at, name)),
+            )
+            .chain(tail)
             .collect();
-        let array = if items.is_empty() {
+        if items.is_empty() {
             // `prefixItems` must list at least one schema.
             serde_json::json!({"type": "array", "maxItems": 0})
         } else {
@@ -434,10 +423,9 @@ impl Sequence {
                 "type": "array",
                 "prefixItems": items,
                 "items": false,
-                "minItems": self.least,
+                "minItems": least,
             })
-        };
-        serde_json::json!({ "anyOf": [object, array] })
+        }
     }
 }
 
@@ -453,4 +441,16 @@ fn fragment(pointer: &str) -> String {
 fn member_reference(object_at: &str, name: &str) -> Value {
     let at = child_pointer(&child_pointer(object_at, "properties"), name);
     serde_json::json!({ "$ref": fragment(&at) })
+}
+
+/// `schema` becomes `{"anyOf": [schema, form]}`: `form` is what serde also
+/// reads.
+fn also(schema: &mut Value, form: Value) {
+    let written = std::mem::take(schema);
+    *schema = serde_json::json!({ "anyOf": [written, form] });
+}
+
+/// Where a schema placed at `at` lands once [`also`] puts a form beside it.
+fn object_at(at: &str) -> String {
+    child_pointer(&child_pointer(at, "anyOf"), "0")
 }
