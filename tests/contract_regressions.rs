@@ -1270,3 +1270,30 @@ fn an_alias_that_is_a_later_variants_name_belongs_to_the_earlier_variant() {
         "{shown}"
     );
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Nested {
+    Left(Box<Nested>),
+    Right(Box<Nested>),
+    Leaf { x: u32 },
+    Pair { x: u32, y: u32 },
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+struct Tree {
+    root: Nested,
+}
+
+/// Two branches that reach the same recursive definition: the walk that
+/// asks which JSON types a branch takes went down every path (2^64 of
+/// them), so building the schema never ended. Each definition is now
+/// walked once. (serde itself recurses without end reading this type, so
+/// only the schema is built here.)
+#[test]
+fn a_recursive_untagged_enum_with_two_recursive_branches_builds() {
+    let started = std::time::Instant::now();
+    let schema = Tree::input_schema();
+    assert!(schema["$defs"]["Nested"]["anyOf"].is_array(), "{schema}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}

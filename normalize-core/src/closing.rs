@@ -44,7 +44,7 @@
 //! ones read (the crate's `untagged` module); a schema closed with this
 //! function alone does not get that.
 
-use crate::plan::reference::{child_pointer, ref_pointer};
+use crate::plan::reference::child_pointer;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -179,9 +179,7 @@ impl<'s> Closer<'s> {
     }
 
     fn resolve(&self, map: &Map<String, Value>) -> Option<(String, &'s Value)> {
-        let pointer = ref_pointer(map.get("$ref")?.as_str()?)?;
-        let target = self.root.pointer(&pointer)?;
-        Some((pointer, target))
+        crate::plan::reference::resolve(self.root, map)
     }
 
     /// Marks the parts of every composed object, anywhere in the document.

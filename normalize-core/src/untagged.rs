@@ -161,7 +161,7 @@ fn order_union(raw: &Value, closed: &mut Value, at: &str) {
         let earlier: Vec<usize> = (0..j.min(raw_branches.len()))
             .filter(|&i| {
                 !lenient[i]
-                    .intersect(types(closed, branch, false, 0))
+                    .intersect(types(closed, branch, false))
                     .is_empty()
                     && may_share(raw, &raw_branches[i], closed, branch)
             })

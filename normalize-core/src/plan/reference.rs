@@ -1,6 +1,8 @@
 //! Local `$ref` values: `#`, `#/json/pointer` (percent-encoded or not), and
 //! the same prefixed by the root's own `$id`.
 
+use serde_json::Value;
+
 /// Turns a `$ref` into the canonical JSON pointer of its target (`""` for the
 /// root, `/a/b~1c` otherwise), or `None` when it does not point into this
 /// document.
@@ -26,6 +28,17 @@ pub(crate) fn local_pointer(reference: &str, root_id: Option<&str>) -> Option<St
 /// not `#`-local, or not UTF-8 once decoded.
 pub(crate) fn ref_pointer(reference: &str) -> Option<String> {
     percent_decode(reference.strip_prefix('#')?)
+}
+
+/// The target of the same-document `$ref` in the object schema `map`, in
+/// `root`, with its JSON pointer.
+pub(crate) fn resolve<'r>(
+    root: &'r Value,
+    map: &serde_json::Map<String, Value>,
+) -> Option<(String, &'r Value)> {
+    let pointer = ref_pointer(map.get("$ref")?.as_str()?)?;
+    let target = root.pointer(&pointer)?;
+    Some((pointer, target))
 }
 
 fn percent_decode(text: &str) -> Option<String> {

@@ -4,10 +4,10 @@
 
 use super::MAX_HOPS;
 use super::forms::{Sequence, is_tagged, unit_variants};
-use crate::plan::reference::ref_pointer;
+use crate::plan::reference::resolve;
 use crate::plan::{JsonType, TypeSet};
 use serde_json::Value;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 const OBJECT: TypeSet = TypeSet::only(JsonType::Object);
 const ARRAY: TypeSet = TypeSet::only(JsonType::Array);
@@ -22,10 +22,7 @@ fn bare_target<'s>(root: &'s Value, schema: &Value) -> Option<&'s Value> {
     if !bare {
         return None;
     }
-    map.get("$ref")
-        .and_then(Value::as_str)
-        .and_then(ref_pointer)
-        .and_then(|pointer| root.pointer(&pointer))
+    resolve(root, map).map(|(_, target)| target)
 }
 
 /// The JSON types of the values serde may read through `schema` (in
@@ -63,31 +60,24 @@ pub(super) fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: u
     if map.contains_key("uniqueItems") {
         more = more.union(ARRAY);
     }
-    if let Some(target) = map
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(ref_pointer)
-    {
+    if let Some((target, definition)) = resolve(root, map) {
         more = more.union(match memo.get(&target) {
             Some(Some(known)) => *known,
             // A cycle: whatever it reads, in a container.
             Some(None) => CONTAINERS,
-            None => match root.pointer(&target) {
-                Some(definition) => {
-                    memo.insert(target.clone(), None);
-                    let mut found = reads_more(root, definition, memo, depth + 1);
-                    if Sequence::of(definition).is_some() {
-                        found = found.union(ARRAY);
-                    }
-                    if is_tagged(definition) {
-                        // `[tag, ...]`, and the tag as an index.
-                        found = found.union(CONTAINERS);
-                    }
-                    memo.insert(target, Some(found));
-                    found
+            None => {
+                memo.insert(target.clone(), None);
+                let mut found = reads_more(root, definition, memo, depth + 1);
+                if Sequence::of(definition).is_some() {
+                    found = found.union(ARRAY);
                 }
-                None => TypeSet::EMPTY,
-            },
+                if is_tagged(definition) {
+                    // `[tag, ...]`, and the tag as an index.
+                    found = found.union(CONTAINERS);
+                }
+                memo.insert(target, Some(found));
+                found
+            }
         });
     }
     for (keyword, child) in map {
@@ -119,13 +109,13 @@ pub(super) fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: u
 
 /// What [`reads_more`] found for each definition; `None` while it is being
 /// walked.
-pub(super) type Memo = std::collections::HashMap<String, Option<TypeSet>>;
+pub(super) type Memo = HashMap<String, Option<TypeSet>>;
 
 /// Whether some value may be taken both by `earlier` read the serde way
 /// (in `raw`) and by `later` (in `closed`). `false` only when they provably
 /// share none.
 pub(super) fn may_share(raw: &Value, earlier: &Value, closed: &Value, later: &Value) -> bool {
-    let common = types(raw, earlier, true, 0).intersect(types(closed, later, false, 0));
+    let common = types(raw, earlier, true).intersect(types(closed, later, false));
     if common
         .iter()
         .any(|ty| !matches!(ty, JsonType::Object | JsonType::Array))
@@ -140,7 +130,7 @@ pub(super) fn may_share(raw: &Value, earlier: &Value, closed: &Value, later: &Va
     }
     // Both may be objects: they share none when the earlier branch requires
     // a member the later one closes out.
-    let required = required_names(raw, earlier, 0);
+    let required = required_names(raw, earlier, &mut HashSet::new());
     match closed_names(closed, later, 0) {
         Some(allowed) => required.iter().all(|name| allowed.contains(name)),
         None => true,
@@ -158,7 +148,7 @@ fn arrays_may_share(raw: &Value, earlier: &Value, closed: &Value, later: &Value)
     let Some(sequence) = Sequence::of(definition) else {
         return true;
     };
-    if sequence.least == 0 || types(raw, definition, false, 0).contains(JsonType::Array) {
+    if sequence.least == 0 || types(raw, definition, false).contains(JsonType::Array) {
         return true;
     }
     let first = &definition["properties"][&sequence.fields[0]];
@@ -168,79 +158,108 @@ fn arrays_may_share(raw: &Value, earlier: &Value, closed: &Value, later: &Value)
         .and_then(|items| items.get(0))
         .or_else(|| later.get("items"));
     match later_first {
-        Some(item) => !types(raw, first, true, 0)
-            .intersect(types(closed, item, false, 0))
+        Some(item) => !types(raw, first, true)
+            .intersect(types(closed, item, false))
             .is_empty(),
         None => true,
     }
 }
 
-/// The JSON types `schema` may take (all where unknown); `read`: as serde
-/// reads it, a struct definition from an array too.
-pub(super) fn types(root: &Value, schema: &Value, read: bool, depth: usize) -> TypeSet {
-    let map = match schema {
-        Value::Object(map) => map,
-        Value::Bool(false) => return TypeSet::EMPTY,
-        _ => return TypeSet::ALL,
-    };
-    if depth > MAX_HOPS {
-        return TypeSet::ALL;
+/// The JSON types `schema` (in `root`) may take, all where unknown;
+/// `read`: as serde reads it, a struct definition from an array too.
+pub(super) fn types(root: &Value, schema: &Value, read: bool) -> TypeSet {
+    Types {
+        root,
+        read,
+        memo: Memo::new(),
     }
-    if read && unit_variants(schema).is_some() {
-        return OBJECT.with(JsonType::String);
-    }
-    let named = |name: &str| JsonType::from_name(name).map_or(TypeSet::ALL, TypeSet::only);
-    let of_value = |value: &Value| TypeSet::only(JsonType::of(value));
-    let mut taken = TypeSet::ALL;
-    if let Some(names) = map.get("type") {
-        taken = taken.intersect(match names {
-            Value::String(name) => named(name),
-            Value::Array(names) => names
-                .iter()
-                .filter_map(Value::as_str)
-                .fold(TypeSet::EMPTY, |set, name| set.union(named(name))),
-            _ => TypeSet::ALL,
-        });
-    }
-    if let Some(value) = map.get("const") {
-        taken = taken.intersect(of_value(value));
-    }
-    if let Some(Value::Array(values)) = map.get("enum") {
-        taken = taken.intersect(
-            values
-                .iter()
-                .fold(TypeSet::EMPTY, |set, value| set.union(of_value(value))),
-        );
-    }
-    if let Some(target) = map
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(ref_pointer)
-        .and_then(|pointer| root.pointer(&pointer))
-    {
-        let mut target_takes = types(root, target, read, depth + 1);
-        if read && (Sequence::of(target).is_some() || is_tagged(target)) {
-            target_takes = target_takes.union(ARRAY);
-        }
-        taken = taken.intersect(target_takes);
-    }
-    for union in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = map.get(union) {
-            taken = taken.intersect(branches.iter().fold(TypeSet::EMPTY, |set, branch| {
-                set.union(types(root, branch, read, depth + 1))
-            }));
-        }
-    }
-    if let Some(Value::Array(parts)) = map.get("allOf") {
-        for part in parts {
-            taken = taken.intersect(types(root, part, read, depth + 1));
-        }
-    }
-    taken
+    .of(schema, 0)
 }
 
-/// The members `schema` requires of an object, through `$ref` and `allOf`.
-fn required_names(root: &Value, schema: &Value, depth: usize) -> Vec<String> {
+/// [`types`]' walk, with what each definition takes kept: a union of
+/// branches that reach the same definition (a recursive enum) is walked once
+/// per definition, not once per path.
+struct Types<'r> {
+    root: &'r Value,
+    read: bool,
+    /// Definition pointer → what it takes; `None` while it is walked.
+    memo: Memo,
+}
+
+impl Types<'_> {
+    fn of(&mut self, schema: &Value, depth: usize) -> TypeSet {
+        let map = match schema {
+            Value::Object(map) => map,
+            Value::Bool(false) => return TypeSet::EMPTY,
+            _ => return TypeSet::ALL,
+        };
+        if depth > MAX_HOPS {
+            return TypeSet::ALL;
+        }
+        if self.read && unit_variants(schema).is_some() {
+            return OBJECT.with(JsonType::String);
+        }
+        let named = |name: &str| JsonType::from_name(name).map_or(TypeSet::ALL, TypeSet::only);
+        let of_value = |value: &Value| TypeSet::only(JsonType::of(value));
+        let mut taken = TypeSet::ALL;
+        if let Some(names) = map.get("type") {
+            taken = taken.intersect(match names {
+                Value::String(name) => named(name),
+                Value::Array(names) => names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .fold(TypeSet::EMPTY, |set, name| set.union(named(name))),
+                _ => TypeSet::ALL,
+            });
+        }
+        if let Some(value) = map.get("const") {
+            taken = taken.intersect(of_value(value));
+        }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            taken = taken.intersect(
+                values
+                    .iter()
+                    .fold(TypeSet::EMPTY, |set, value| set.union(of_value(value))),
+            );
+        }
+        if let Some((target, definition)) = resolve(self.root, map) {
+            let target_takes = match self.memo.get(&target) {
+                Some(Some(known)) => *known,
+                // A cycle: anything, as far as this walk can tell.
+                Some(None) => TypeSet::ALL,
+                None => {
+                    self.memo.insert(target.clone(), None);
+                    let mut found = self.of(definition, depth + 1);
+                    if self.read && (Sequence::of(definition).is_some() || is_tagged(definition)) {
+                        found = found.union(ARRAY);
+                    }
+                    self.memo.insert(target, Some(found));
+                    found
+                }
+            };
+            taken = taken.intersect(target_takes);
+        }
+        for union in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = map.get(union) {
+                let mut either = TypeSet::EMPTY;
+                for branch in branches {
+                    either = either.union(self.of(branch, depth + 1));
+                }
+                taken = taken.intersect(either);
+            }
+        }
+        if let Some(Value::Array(parts)) = map.get("allOf") {
+            for part in parts {
+                taken = taken.intersect(self.of(part, depth + 1));
+            }
+        }
+        taken
+    }
+}
+
+/// The members `schema` requires of an object, through `$ref` and `allOf`
+/// (each definition once).
+fn required_names(root: &Value, schema: &Value, seen: &mut HashSet<String>) -> Vec<String> {
     let Value::Object(map) = schema else {
         return Vec::new();
     };
@@ -252,20 +271,14 @@ fn required_names(root: &Value, schema: &Value, depth: usize) -> Vec<String> {
             .collect(),
         _ => Vec::new(),
     };
-    if depth > MAX_HOPS {
-        return names;
-    }
-    if let Some(target) = map
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(ref_pointer)
-        .and_then(|pointer| root.pointer(&pointer))
-    {
-        names.extend(required_names(root, target, depth + 1));
+    if let Some((target, definition)) = resolve(root, map) {
+        if seen.insert(target) {
+            names.extend(required_names(root, definition, seen));
+        }
     }
     if let Some(Value::Array(parts)) = map.get("allOf") {
         for part in parts {
-            names.extend(required_names(root, part, depth + 1));
+            names.extend(required_names(root, part, seen));
         }
     }
     names
