@@ -138,11 +138,11 @@ impl schemars::transform::Transform for CloseObjects {
 }
 
 /// Whether an object schema already says what happens to other members.
-fn is_decided(map: &Map<String, Value>) -> bool {
+pub(crate) fn is_decided(map: &Map<String, Value>) -> bool {
     map.contains_key("additionalProperties") || map.contains_key("unevaluatedProperties")
 }
 
-fn says_object(map: &Map<String, Value>) -> bool {
+pub(crate) fn says_object(map: &Map<String, Value>) -> bool {
     match map.get("type") {
         Some(Value::String(t)) => t == "object",
         Some(Value::Array(types)) => types.iter().any(|t| t == "object"),

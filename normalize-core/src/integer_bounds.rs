@@ -27,7 +27,7 @@ const RANGES: &[(&str, i64, u64)] = &[
 ];
 
 /// Keywords whose values are data, not schemas.
-const DATA: &[&str] = &["const", "enum", "default", "examples"];
+pub(crate) const DATA: &[&str] = &["const", "enum", "default", "examples"];
 
 /// Adds `minimum`/`maximum` for the range of every integer `format` in
 /// `schema`, keeping a bound the schema already has where it is tighter.

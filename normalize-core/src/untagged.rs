@@ -76,6 +76,7 @@
 mod forms;
 mod overlap;
 
+use crate::integer_bounds::DATA;
 use crate::plan::TypeSet;
 use crate::plan::reference::child_pointer;
 use forms::Readings;
@@ -84,8 +85,6 @@ use serde_json::{Map, Value};
 
 /// Deepest chain of `$ref`s and compositions followed from one schema.
 const MAX_HOPS: usize = 64;
-/// Keywords whose values are data, not schemas.
-const DATA: &[&str] = &["const", "enum", "default", "examples"];
 
 /// Adds to every `anyOf` branch of `closed` what the branches before it
 /// read the serde way, taken from `raw`: the same document before

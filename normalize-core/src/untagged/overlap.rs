@@ -4,6 +4,7 @@
 
 use super::MAX_HOPS;
 use super::forms::{Sequence, is_tagged, unit_variants};
+use crate::closing::{is_decided, says_object};
 use crate::plan::reference::resolve;
 use crate::plan::{JsonType, TypeSet};
 use serde_json::Value;
@@ -42,16 +43,9 @@ pub(super) fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: u
     let declares = ["properties", "patternProperties", "required"]
         .iter()
         .any(|k| map.contains_key(*k));
-    let says_object = match map.get("type") {
-        Some(Value::String(t)) => t == "object",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
-        _ => false,
-    };
     let mut more = TypeSet::EMPTY;
-    if (declares || says_object)
-        && !map.contains_key("additionalProperties")
-        && !map.contains_key("unevaluatedProperties")
-    {
+    // An object closing would close, were it a location: open as written.
+    if (declares || says_object(map)) && !is_decided(map) {
         more = more.union(OBJECT);
     }
     if unit_variants(schema).is_some() {
