@@ -98,6 +98,14 @@ pub(crate) fn order_unions(raw: &Value, closed: &mut Value) {
     }
 }
 
+/// Whether `schema` has a union [`order_unions`] may order (an `anyOf` of
+/// variants), so a copy of it before closing is worth keeping.
+pub(crate) fn has_unions(schema: &Value) -> bool {
+    let mut unions = Vec::new();
+    find_unions(schema, String::new(), &mut unions);
+    !unions.is_empty()
+}
+
 /// The pointers of the `anyOf` keywords in `schema`, outside data and
 /// `not`. A group whose branches only list `required` names (a required
 /// field and its aliases) is not a union of variants.

@@ -77,9 +77,12 @@ impl Compiled {
             }
         }
         inline_root_reference(&mut schema);
-        let raw = schema.clone();
+        // Ordering reads the unions as schemars wrote them, before closing.
+        let raw = crate::untagged::has_unions(&schema).then(|| schema.clone());
         crate::closing::close_objects(&mut schema);
-        crate::untagged::order_unions(&raw, &mut schema);
+        if let Some(raw) = raw {
+            crate::untagged::order_unions(&raw, &mut schema);
+        }
         crate::integer_bounds::bound_integers(&mut schema);
         let validator = Validator::new(&schema).unwrap_or_else(|e| {
             panic!(
