@@ -1297,3 +1297,169 @@ fn a_recursive_untagged_enum_with_two_recursive_branches_builds() {
     assert!(schema["$defs"]["Nested"]["anyOf"].is_array(), "{schema}");
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
+
+// ---- a flattened `Option`: a whole value or nothing of it ----
+
+mod flattened_option {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum Sort {
+        Asc(u32),
+        Desc(u32),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Range {
+        pub lo: u32,
+        pub hi: u32,
+    }
+
+    /// Derives only `JsonSchema`: the flattening struct's derive rewrites
+    /// the field all the same.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Plain {
+        pub from: u32,
+        pub to: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "kind")]
+    pub enum Filter {
+        Tag { tag: String },
+        Age { min: u32, max: u32 },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum By {
+        Id { id: u32 },
+        Name { name: String },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Query {
+        pub q: String,
+        #[serde(flatten)]
+        pub sort: Option<Sort>,
+        #[serde(flatten)]
+        pub range: Option<Range>,
+        #[serde(flatten)]
+        pub plain: Option<Plain>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Tagged {
+        pub q: String,
+        #[serde(flatten)]
+        pub filter: Option<Filter>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Untagged {
+        pub q: String,
+        #[serde(flatten)]
+        pub by: Option<By>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Nested {
+        pub inner: Query,
+        pub list: Vec<Tagged>,
+    }
+
+    /// serde took `None` for each of these and dropped what of the type was
+    /// sent; the schema took them too (the struct's part as members each
+    /// optional on its own, the enum's as `anyOf: [enum, {}]` left open).
+    #[test]
+    fn what_serde_would_drop_is_rejected_at_its_member() {
+        let cases: [(Value, &[&str]); 8] = [
+            (json!({"q": "x", "lo": 1}), &["/lo"]),
+            (json!({"q": "x", "lo": 1, "hi": "2"}), &["/hi", "/lo"]),
+            (json!({"q": "x", "from": 1}), &["/from"]),
+            (json!({"q": "x", "Asc": "1"}), &["/Asc"]),
+            (json!({"q": "x", "Asc": 1, "Desc": 2}), &["/Asc", "/Desc"]),
+            (json!({"q": "x", "zzz": 1}), &["/zzz"]),
+            (
+                json!({"q": "x", "lo": 1, "hi": 2, "Asc": 3, "to": 4}),
+                &["/to"],
+            ),
+            (json!({"q": "x", "Desc": null}), &["/Desc"]),
+        ];
+        for (args, pointers) in cases {
+            let read: Query = serde_json::from_value(args.clone()).unwrap();
+            assert!(
+                !same_json(&serde_json::to_value(&read).unwrap(), &args),
+                "{args}: serde loses nothing here"
+            );
+            let mut found = invalid_pointers::<Query>(args.clone());
+            found.sort();
+            assert_eq!(found, pointers, "{args}");
+        }
+    }
+
+    #[test]
+    fn a_whole_value_or_nothing_of_it_is_read_as_serde_reads_it() {
+        for args in [
+            json!({"q": "x"}),
+            json!({"q": "x", "lo": 1, "hi": 2}),
+            json!({"q": "x", "Desc": 4, "from": 1, "to": 2}),
+            json!({"q": "x", "lo": 1, "hi": 2, "Asc": 3, "from": 5, "to": 6}),
+        ] {
+            as_serde_reads::<Query>(args).unwrap();
+        }
+        assert_eq!(
+            accepted::<Query>(json!({"q": "x", "hi": 2, "lo": 1, "Asc": 3})),
+            Query {
+                q: "x".into(),
+                sort: Some(Sort::Asc(3)),
+                range: Some(Range { lo: 1, hi: 2 }),
+                plain: None,
+            }
+        );
+    }
+
+    #[test]
+    fn tagged_and_untagged_enums_flattened_as_options() {
+        for args in [
+            json!({"q": "x", "kind": "Zzz", "tag": "t"}),
+            json!({"q": "x", "kind": "Age", "min": 1}),
+            json!({"q": "x", "kind": "Tag", "tag": "t", "min": 1}),
+        ] {
+            as_serde_reads::<Tagged>(args).unwrap();
+        }
+        for args in [
+            json!({"q": "x", "kind": "Age", "min": 1, "max": 2}),
+            json!({"q": "x"}),
+        ] {
+            as_serde_reads::<Tagged>(args.clone()).unwrap();
+            accepted::<Tagged>(args);
+        }
+        for args in [
+            json!({"q": "x", "id": 1, "name": "n"}),
+            json!({"q": "x", "id": "1"}),
+            json!({"q": "x", "name": "n"}),
+            json!({"q": "x", "id": 1}),
+        ] {
+            as_serde_reads::<Untagged>(args).unwrap();
+        }
+        rejected_only_at::<Untagged>(json!({"q": "x", "id": 1, "name": "n"}), "/name");
+    }
+
+    #[test]
+    fn at_any_depth() {
+        let args = json!({
+            "inner": {"q": "x", "zzz": 1},
+            "list": [{"q": "y", "kind": "Tag", "tag": "oops", "more": true}]
+        });
+        assert_eq!(
+            invalid_pointers::<Nested>(args),
+            ["/inner/zzz", "/list/0/more"]
+        );
+        let args = json!({
+            "inner": {"q": "x", "lo": 1, "hi": 2},
+            "list": [{"q": "y", "kind": "Tag", "tag": "t"}]
+        });
+        as_serde_reads::<Nested>(args).unwrap();
+    }
+}

@@ -33,6 +33,11 @@
 //!   `unevaluatedProperties: false` at that outermost object, which sees the
 //!   members every successful part declares.
 //!
+//! A part that says nothing (`{}`, as schemars writes the empty branch of a
+//! flattened `Option`) declares no member, so it keeps nothing open: a
+//! member only it "accepts" is unevaluated, and rejected. `true` (any value,
+//! schemars' `serde_json::Value`) keeps the object open.
+//!
 //! A definition that is one part of a composed object is never closed
 //! itself: `additionalProperties: false` inside it would reject its
 //! composer's members (the tag of an internally tagged variant).
@@ -322,8 +327,12 @@ impl<'s> Closer<'s> {
             .all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"))
             && !map.contains_key("$ref")
         {
-            // `{}` with annotations only: any value, any member.
-            return Closable::Open;
+            // `{}` with annotations only: any value, but as one part of an
+            // object it evaluates no member (the branch schemars adds for a
+            // flattened `Option`, taken when nothing of it was sent), so it
+            // keeps no member from being closed. `true` (schemars' schema for
+            // `serde_json::Value`) stays open.
+            return Closable::Nothing;
         } else {
             Closable::Nothing
         };
@@ -411,7 +420,7 @@ enum Closable {
     Nothing,
     /// Some part describes a struct, and none lets any member through.
     Struct,
-    /// Some part accepts any member (a map's value schema, `true`, `{}`).
+    /// Some part accepts any member (a map's value schema, `true`).
     Open,
 }
 

@@ -133,6 +133,17 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
 /// The location of `ty` with call-site hygiene: errors land on the field's
 /// type, while the generated locals (`__value`, ...) still resolve when the
 /// type came from a `macro_rules!` fragment with its own hygiene.
+/// The names the fields beside `field` (in the same object) are read
+/// under: serde gives such a member to them, never to a flattened field.
+fn own_names<'i>(ir: &'i Input<'_>, field: &Field<'_>) -> Vec<&'i str> {
+    ir.fields
+        .iter()
+        .filter(|f| !f.skipped && !f.flatten && f.place == field.place)
+        .flat_map(|f| std::iter::once(&f.wire).chain(&f.aliases))
+        .map(String::as_str)
+        .collect()
+}
+
 fn at(ty: &syn::Type) -> proc_macro2::Span {
     proc_macro2::Span::call_site().located_at(ty.span())
 }
@@ -303,6 +314,25 @@ impl Gen<'_> {
         {
             if field.flatten {
                 let ty = &field.original.ty;
+                let optional = crate::shape::option_inner(ty).zip(self.place(&field.place));
+                if let Some((inner, place)) = optional {
+                    // serde drops what does not make a whole `inner`: the
+                    // schema takes it whole or not at all.
+                    let own = own_names(ir, field);
+                    calls.push(quote_spanned! {at(ty)=>
+                        #krate::flatten_optional::<#inner>(
+                            __schema,
+                            __annotator,
+                            #place,
+                            &[#(#own),*],
+                            |__form, __annotator| {
+                                (&#krate::Probe::<#inner>::new())
+                                    .__toolargs_annotate_flattened(__form, __annotator);
+                            },
+                        );
+                    });
+                    continue;
+                }
                 calls.push(quote_spanned! {at(ty)=>
                     (&#krate::Probe::<#ty>::new())
                         .__toolargs_annotate_flattened(__schema, __annotator);

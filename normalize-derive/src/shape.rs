@@ -95,6 +95,23 @@ impl Shape {
     }
 }
 
+/// `T` of a type written `Option<T>` (by name, as the rest of this module
+/// reads types).
+pub fn option_inner(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Group(group) => option_inner(&group.elem),
+        Type::Paren(paren) => option_inner(&paren.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            let last = path.path.segments.last()?;
+            match type_args(&last.arguments).as_slice() {
+                [inner] if last.ident == "Option" => Some(inner),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 fn type_args(arguments: &PathArguments) -> Vec<&Type> {
     match arguments {
         PathArguments::AngleBracketed(args) => args

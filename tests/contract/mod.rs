@@ -30,7 +30,7 @@ mod same_json;
 
 use proptest::prelude::RngCore;
 use proptest::test_runner::{RngAlgorithm, TestRng};
-use same_json::same_json;
+use same_json::{keeps_all, same_json};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
@@ -253,9 +253,12 @@ pub struct Counts {
     pub unknown_dropped: u32,
     pub unknown_kept: u32,
     pub unknown_refused: u32,
-    /// Branch 4: a leaf of the wrong JSON type that serde refused or took.
+    /// Branch 4: a leaf of the wrong JSON type that serde refused or took,
+    /// or took dropping some of what was sent (a member of a flattened
+    /// `Option` that no longer makes a whole: must be rejected).
     pub wrong_refused: u32,
     pub wrong_accepted: u32,
+    pub wrong_lossy: u32,
     /// Branch 5: a declared name sent as one of its aliases (and damaged
     /// under the alias), where serde takes it as the same value.
     pub aliased: u32,
@@ -273,7 +276,7 @@ impl Counts {
     }
 
     pub fn wrong(&self) -> u32 {
-        self.wrong_refused + self.wrong_accepted
+        self.wrong_refused + self.wrong_accepted + self.wrong_lossy
     }
 
     pub fn add(&mut self, other: &Counts) {
@@ -286,6 +289,7 @@ impl Counts {
         self.unknown_refused += other.unknown_refused;
         self.wrong_refused += other.wrong_refused;
         self.wrong_accepted += other.wrong_accepted;
+        self.wrong_lossy += other.wrong_lossy;
         self.deserialize_fallbacks += other.deserialize_fallbacks;
         self.aliased += other.aliased;
         self.shadowed += other.shadowed;
@@ -293,7 +297,7 @@ impl Counts {
 
     pub fn line(&self) -> String {
         format!(
-            "clean {:>3} | damaged {:>3} ({:>3} repairs) | unknown dropped {:>3} kept {:>3} refused {:>3} | wrong refused {:>3} accepted {:>3} | alias {:>3} | shadowed {:>3} | deserialize {:>2} | skipped {}",
+            "clean {:>3} | damaged {:>3} ({:>3} repairs) | unknown dropped {:>3} kept {:>3} refused {:>3} | wrong refused {:>3} accepted {:>3} lossy {:>3} | alias {:>3} | shadowed {:>3} | deserialize {:>2} | skipped {}",
             self.clean,
             self.damaged,
             self.damages,
@@ -302,6 +306,7 @@ impl Counts {
             self.unknown_refused,
             self.wrong_refused,
             self.wrong_accepted,
+            self.wrong_lossy,
             self.aliased,
             self.shadowed,
             self.deserialize_fallbacks,
@@ -858,11 +863,38 @@ fn wrong_type<T: Subject>(
             rejected_at(got, &at, unions, counts)
         }
         Ok(s) => {
-            counts.wrong_accepted += 1;
-            match got {
-                Ok(parsed) if parsed.value == s => Ok(()),
-                Ok(parsed) => Err(format!("returned {:?}, serde gives {s:?}", parsed.value)),
-                Err(error) => Err(format!("rejected ({error}) but serde accepts it as {s:?}")),
+            let read = serde_json::to_value(&s).expect("serializes");
+            let object = at.rsplit_once('/').map_or("", |(parent, _)| parent);
+            let refused_within = |violations: &toolargs::Violations| {
+                violations.iter().all(|v| {
+                    is_within(&v.pointer, object) || unions.iter().any(|u| is_within(&v.pointer, u))
+                })
+            };
+            if keeps_all(&mutated, &read, false) {
+                counts.wrong_accepted += 1;
+                match got {
+                    Ok(parsed) if parsed.value == s => Ok(()),
+                    Ok(parsed) => Err(format!("returned {:?}, serde gives {s:?}", parsed.value)),
+                    Err(error) => Err(format!("rejected ({error}) but serde accepts it as {s:?}")),
+                }
+            } else {
+                // serde reads it, dropping some of what was sent: rejected,
+                // within the object holding the leaf (the members dropped
+                // with it are its siblings). Only a `null` dropped (an
+                // `Option` written back as absent) may also be taken as
+                // serde reads it.
+                counts.wrong_lossy += 1;
+                match got {
+                    Err(ArgsError::Invalid(violations)) if refused_within(&violations) => Ok(()),
+                    Ok(parsed) if parsed.value == s && keeps_all(&mutated, &read, true) => Ok(()),
+                    Err(error) => Err(format!(
+                        "serde reads it as {s:?}, dropping some of it; rejected outside `{object}`: {error}"
+                    )),
+                    Ok(parsed) => Err(format!(
+                        "accepted as {:?}, which serde writes as {read}: some of what was sent is lost",
+                        parsed.value
+                    )),
+                }
             }
         }
     };

@@ -480,6 +480,52 @@ pub struct FlattenMapOfStructs {
 }
 generator!(FlattenMapOfStructs { building, rooms });
 
+/// A flattened `Option`: serde tries the type on the members its struct
+/// does not claim and takes `None` when that fails, dropping whatever of it
+/// was sent (a window without `hi`, a mistyped `Asc`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub struct Window {
+    pub lo: u32,
+    #[serde(alias = "high")]
+    pub hi: u32,
+    pub note: Option<String>,
+}
+generator!(Window { lo, hi, note });
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub enum Order {
+    Asc(u32),
+    Desc(Vec<String>),
+}
+generator!(Order { Asc(f0), Desc(f0) } enum);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub struct FlattenOptional {
+    pub q: String,
+    #[serde(flatten)]
+    pub window: Option<Window>,
+    #[serde(flatten)]
+    pub order: Option<Order>,
+}
+generator!(FlattenOptional { q, window, order });
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+#[serde(tag = "by")]
+pub enum Scope {
+    Team { team: String },
+    Person { name: String, since: u32 },
+}
+generator!(Scope { Team { team }, Person { name, since } } enum);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub struct FlattenOptionalTagged {
+    pub id: u32,
+    #[serde(flatten)]
+    pub scope: Option<Scope>,
+    pub tags: Vec<String>,
+}
+generator!(FlattenOptionalTagged { id, scope, tags });
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
 #[serde(tag = "channel")]
 pub enum Via {
@@ -1204,6 +1250,8 @@ macro_rules! contract_types {
             flatten_two: FlattenTwo;
             flatten_map: FlattenMap;
             flatten_map_of_structs: FlattenMapOfStructs;
+            flatten_optional: FlattenOptional, aliases &[("hi", "high")];
+            flatten_optional_tagged: FlattenOptionalTagged;
             notify: Notify, aliases &[("copy", "copy_to")];
             notify_external: NotifyExternal;
             shape: Shape;

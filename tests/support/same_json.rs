@@ -19,3 +19,20 @@ pub fn same_json(a: &Value, b: &Value) -> bool {
         _ => a == b,
     }
 }
+
+/// Whether `read` (what serde writes back) still holds everything `sent`
+/// holds: every member and item, numbers by value; members `read` adds
+/// (defaults) lose nothing. With `nulls_may_go`, a member sent as `null`
+/// counts as kept when it is absent (an `Option` skipped when `None`).
+pub fn keeps_all(sent: &Value, read: &Value, nulls_may_go: bool) -> bool {
+    match (sent, read) {
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| keeps_all(x, y, nulls_may_go))
+        }
+        (Value::Object(x), Value::Object(y)) => x.iter().all(|(k, v)| match y.get(k) {
+            Some(w) => keeps_all(v, w, nulls_may_go),
+            None => nulls_may_go && v.is_null(),
+        }),
+        _ => same_json(sent, read),
+    }
+}

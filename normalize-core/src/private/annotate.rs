@@ -111,6 +111,17 @@ impl<'g> Annotator<'g> {
         }
     }
 
+    /// Runs `f` with the generator that wrote the document; definitions it
+    /// adds are dropped again (they are not the document's).
+    pub(crate) fn with_generator<R>(&mut self, f: impl FnOnce(&mut SchemaGenerator) -> R) -> R {
+        let answer = f(self.generator);
+        let known = &self.known;
+        self.generator
+            .definitions_mut()
+            .retain(|name, _| known.contains(name));
+        answer
+    }
+
     /// Annotates `T`'s definition, once. A type schemars inlines has no
     /// definition of its own and is left as written.
     pub fn nested<T: ToolArgs>(&mut self) {
@@ -315,7 +326,7 @@ fn renamed_variant(branch: &Value, tag: VariantTag, name: &str, alias: &str) -> 
 }
 
 /// The object schema holding the fields of `place`.
-fn locate(schema: &mut Value, place: Place) -> Option<&mut Map<String, Value>> {
+pub(super) fn locate(schema: &mut Value, place: Place) -> Option<&mut Map<String, Value>> {
     match place {
         Place::Struct => schema.as_object_mut(),
         Place::External(name) => variant_branch(schema, |branch| {

@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use std::sync::{LazyLock, RwLock};
 
 mod annotate;
+mod flatten;
 mod probe;
 mod walk;
 
@@ -34,6 +35,7 @@ pub use annotate::{
     ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
     annotate_variants, open,
 };
+pub use flatten::flatten_optional;
 pub use probe::{Probe, ViaPlan, ViaToolArgs};
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 
