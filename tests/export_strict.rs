@@ -372,6 +372,72 @@ fn round_trip_null_means_absent_so_defaults_apply() {
     );
 }
 
+/// An `Option` whose default is not `None`: the strict form shows its
+/// `null` as a value, so `null` is `None`, never the default (found by a
+/// review: `{"timeout": null}` reached the tool as `Some(5)`).
+#[test]
+fn null_for_an_option_with_another_default_is_none() {
+    fn five() -> Option<u32> {
+        Some(5)
+    }
+    fn ones() -> Option<Vec<u32>> {
+        Some(vec![1])
+    }
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    struct SetTimeout {
+        /// Seconds; null disables the timeout.
+        #[serde(default = "five")]
+        timeout: Option<u32>,
+        #[serde(default = "ones")]
+        retries: Option<Vec<u32>>,
+        #[serde(default)]
+        boxes: u32,
+    }
+    let mut toolbox = Toolbox::with_dialect(Dialect::OpenAiStrict);
+    toolbox
+        .tool_sync("set", "Set a timeout.", |args: SetTimeout| {
+            Ok::<_, String>(args)
+        })
+        .unwrap();
+    let call = |arguments: Value| {
+        let text = json!({"type": "function", "function": {"name": "set", "arguments": arguments.to_string()}});
+        let call = parse(&text.to_string()).unwrap().remove(0);
+        let done = toolbox.call_blocking(&(), call).unwrap();
+        serde_json::from_value::<SetTimeout>(done.output).unwrap()
+    };
+    let none = json!({"timeout": null, "retries": null, "boxes": null});
+    assert_eq!(
+        call(none.clone()),
+        SetTimeout {
+            timeout: None,
+            retries: None,
+            boxes: 0
+        },
+        "null is the value the strict form shows, as in the canonical form"
+    );
+    assert_eq!(
+        SetTimeout::from_model(json!({"timeout": null, "retries": null}))
+            .unwrap()
+            .value
+            .timeout,
+        None
+    );
+    assert_eq!(
+        call(json!({"timeout": 7, "retries": [2], "boxes": 3})),
+        SetTimeout {
+            timeout: Some(7),
+            retries: Some(vec![2]),
+            boxes: 3
+        }
+    );
+    // encode keeps a declared `null` as `null`, which restores to it.
+    let strict = StrictSchema::new(SetTimeout::input_schema()).unwrap();
+    let declared = json!({"timeout": null, "retries": null, "boxes": 2});
+    let mut encoded = strict.encode(&declared);
+    strict.restore(&mut encoded).unwrap();
+    assert_eq!(encoded, declared);
+}
+
 #[test]
 fn strict_calls_are_validated_against_the_strict_schema() {
     let toolbox = strict_toolbox();

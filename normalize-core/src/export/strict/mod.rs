@@ -15,9 +15,12 @@
 //!   (`"type": [T, "null"]`, or `anyOf: [S, {"type": "null"}]` for a
 //!   `$ref`, union or `const`). A call's `null` there means *absent*:
 //!   [`StrictSchema::restore`] removes it before the body sees the value.
-//!   Where the declared property itself admits `null` (an `Option` field)
-//!   and declares no other default, `null` is kept: it is what serde
-//!   writes for `None`, and the declared schema accepts it.
+//!   Where the declared property itself admits `null` (an `Option` field),
+//!   `null` is kept: it is what serde writes for `None`, the declared
+//!   schema accepts it, and the strict form shows it as that value. Even
+//!   with a default other than `null` (`#[serde(default = "some_5")]`),
+//!   `null` means `None`, never the default: absence has no strict form
+//!   there.
 //! - **A `$ref` stands alone**: a reference with sibling keywords (a
 //!   field's `description` beside it, or an internally tagged newtype
 //!   variant's tag `properties`) is replaced by the definition it names,
@@ -377,7 +380,8 @@ impl StrictSchema {
     /// A value valid under the declared schema becomes one valid under the
     /// strict schema that restores to it, with two exceptions strict form
     /// cannot express: an absent property whose own schema admits `null`
-    /// comes back as `null`, and an empty map in a union beside a branch
+    /// comes back as `null` (which differs only where its default is not
+    /// `null`), and an empty map in a union beside a branch
     /// that also takes `[]` (an untagged enum of a list and a map) comes
     /// back as that branch's `[]`. A value the declared schema rejects is
     /// encoded as far as it fits; its encoding may still be strict-valid

@@ -230,10 +230,12 @@ impl<'r> Transform<'r> {
                         } else {
                             // `null` is kept where the declared property
                             // takes it as a value of its own (what serde
-                            // writes for `None`), unless a default other
-                            // than `null` says absence means something else.
-                            let null_is_absent = !admits_null(prop)
-                                || prop.get("default").is_some_and(|d| !d.is_null());
+                            // writes for `None`): the strict form shows it
+                            // as that value, so it means that value, even
+                            // where a default other than `null` makes
+                            // absence mean something else (that absence
+                            // has no strict form: `encode` writes `null`).
+                            let null_is_absent = !admits_null(prop);
                             self.optional
                                 .entry(out.to_owned())
                                 .or_default()
