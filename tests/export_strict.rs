@@ -277,7 +277,10 @@ fn maps_become_key_value_pairs() {
         labels["items"],
         json!({
             "type": "object",
-            "properties": {"key": {"type": "string"}, "value": {"type": "string"}},
+            "properties": {
+                "key": {"type": "string", "x-toolargs-verbatim": true},
+                "value": {"type": "string"}
+            },
             "required": ["key", "value"],
             "additionalProperties": false
         })
@@ -436,6 +439,49 @@ fn null_for_an_option_with_another_default_is_none() {
     let mut encoded = strict.encode(&declared);
     strict.restore(&mut encoded).unwrap();
     assert_eq!(encoded, declared);
+}
+
+/// A map in strict form is an array of `{key, value}` pairs: its keys are
+/// string values there, and stay as sent (keys of the declared map are never
+/// decoded); a verbatim map keeps its mark on the pairs (found by a review:
+/// both were entity-decoded in strict form only).
+#[test]
+fn map_pairs_keep_keys_as_sent_and_a_verbatim_map_verbatim() {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    struct Files {
+        #[tool_args(verbatim)]
+        files: BTreeMap<String, String>,
+        labels: BTreeMap<String, String>,
+    }
+    let mut toolbox = Toolbox::with_dialect(Dialect::OpenAiStrict);
+    toolbox
+        .tool_sync("write", "Write files.", |args: Files| Ok::<_, String>(args))
+        .unwrap();
+    let call = |arguments: Value| {
+        let text = json!({"type": "function", "function": {"name": "write", "arguments": arguments.to_string()}});
+        let call = parse(&text.to_string()).unwrap().remove(0);
+        toolbox
+            .call_blocking(&(), call)
+            .map(|done| serde_json::from_value::<Files>(done.output).unwrap())
+    };
+    let files = call(json!({
+        "files": [{"key": "a&amp;b.html", "value": "<p>Tom &amp; Jerry</p>"}],
+        "labels": [{"key": "x&amp;y", "value": "Tom &amp; Jerry"}, {"key": "x&y", "value": "two"}]
+    }))
+    .unwrap();
+    let canonical = Files::from_model(json!({
+        "files": {"a&amp;b.html": "<p>Tom &amp; Jerry</p>"},
+        "labels": {"x&amp;y": "Tom &amp; Jerry", "x&y": "two"}
+    }))
+    .unwrap()
+    .value;
+    assert_eq!(
+        files, canonical,
+        "strict and canonical forms read the same call alike"
+    );
+    assert_eq!(files.files["a&amp;b.html"], "<p>Tom &amp; Jerry</p>");
+    assert_eq!(files.labels["x&amp;y"], "Tom & Jerry");
+    assert_eq!(files.labels["x&y"], "two");
 }
 
 #[test]

@@ -67,7 +67,9 @@
 //!   `additionalProperties: false`, schemars' `BTreeMap<u32, _>`) as pairs
 //!   whose key is `{"type": "string", "pattern": P}`; [`StrictSchema::restore`]
 //!   turns the pairs back into the map (a repeated key is an invalid
-//!   argument). In a union, `[]` is also every other array branch's empty
+//!   argument). A key is marked verbatim (`x-toolargs-verbatim`): it is a
+//!   string value in pairs form, but a name, never decoded, in the map; a
+//!   verbatim map's own mark moves to its pairs. In a union, `[]` is also every other array branch's empty
 //!   array: it restores along the first branch that takes it (an untagged
 //!   `enum { List(Vec<_>), Map(BTreeMap<_, _>) }` reads it as the list),
 //!   and the union is listed ([`Change::AmbiguousEmptyArray`]).

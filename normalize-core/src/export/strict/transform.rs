@@ -5,7 +5,7 @@ use super::{
     Change, FORMATS, Optional, REMOVED, StrictChange, StrictError, ref_pointer, unescape_token,
 };
 use crate::path::write_token;
-use crate::plan::admits_null;
+use crate::plan::{VERBATIM_KEYWORD, admits_null};
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, HashSet};
 
@@ -345,9 +345,12 @@ impl<'r> Transform<'r> {
             values_at,
             &child(out, &["items", "properties", "value"]),
         )?;
+        // A key is a name, never text to decode: keys of the declared map
+        // are never touched, and in pairs form a key is a string value, so
+        // it carries the verbatim mark.
         let key = match key_pattern {
-            Some(pattern) => json!({"type": "string", "pattern": pattern}),
-            None => json!({"type": "string"}),
+            Some(pattern) => json!({"type": "string", "pattern": pattern, VERBATIM_KEYWORD: true}),
+            None => json!({"type": "string", VERBATIM_KEYWORD: true}),
         };
         let nullable = admits_null(&Value::Object(m.clone()));
         let mut result = Map::new();
@@ -356,6 +359,11 @@ impl<'r> Transform<'r> {
                 "type" | "additionalProperties" => {}
                 "patternProperties" if key_pattern.is_some() => {}
                 "description" | "title" => {
+                    result.insert(keyword.clone(), sub.clone());
+                }
+                // A verbatim map's mark (and any other annotation of ours)
+                // holds for the pairs that carry the map.
+                other if other.starts_with("x-") => {
                     result.insert(keyword.clone(), sub.clone());
                 }
                 _ => self.change(
