@@ -1463,3 +1463,39 @@ mod flattened_option {
         as_serde_reads::<Nested>(args).unwrap();
     }
 }
+
+/// An `f32` reads a JSON number by rounding it to the nearest `f32`: beyond
+/// `f32::MAX` by half a step it becomes infinity, which serde takes and
+/// writes back as `null` (found by a review: `1e40` reached the tool as
+/// `inf`). The schema bounds it where it starts to overflow.
+#[test]
+fn an_f32_refuses_numbers_it_would_read_as_infinity() {
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    struct Gain {
+        db: f32,
+        limit: Option<f32>,
+    }
+    for (args, pointer) in [
+        (json!({"db": 1e40}), "/db"),
+        (json!({"db": -1e40}), "/db"),
+        (json!({"db": 3.402_823_6e38}), "/db"),
+        (json!({"db": 0.5, "limit": 1e300}), "/limit"),
+    ] {
+        let read: Gain = serde_json::from_value(args.clone()).unwrap();
+        assert!(
+            !same_json(&serde_json::to_value(&read).unwrap(), &args),
+            "{args}: serde reads it losslessly"
+        );
+        rejected_only_at::<Gain>(args, pointer);
+    }
+    let max = json!({"db": f32::MAX, "limit": f32::MIN});
+    assert_eq!(
+        accepted::<Gain>(max),
+        Gain {
+            db: f32::MAX,
+            limit: Some(f32::MIN)
+        }
+    );
+    // A hair above `f32::MAX` still rounds to it.
+    assert_eq!(accepted::<Gain>(json!({"db": 3.402_823_5e38})).db, f32::MAX);
+}

@@ -1,4 +1,5 @@
-//! Integer formats as bounds the validator checks.
+//! Number formats as bounds the validator checks: each integer format's
+//! range, and the numbers an `f32` reads as a finite value.
 //!
 //! schemars writes a Rust integer type as `"type": "integer"` with a
 //! `format` (`uint32`, `int8`, ...) and, for unsigned types, `minimum: 0`.
@@ -6,6 +7,13 @@
 //! asserts it, so `4294967296` passes a `u32` field's schema and only serde
 //! refuses it afterwards. Writing the type's range as `minimum`/`maximum`
 //! makes the schema say what serde accepts, and shows the model the range.
+//!
+//! An `f32` (`"format": "float"`) is read by rounding the JSON number to the
+//! nearest `f32`: a number beyond `f32::MAX` by half a step or more becomes
+//! infinity, which serde accepts and writes back as `null`, so `1e40` would
+//! reach the tool as `inf`. Such a number is outside
+//! `exclusiveMinimum`/`exclusiveMaximum` `±(2^128 - 2^103)`, the first
+//! magnitude that rounds to infinity.
 
 use serde_json::{Map, Value};
 
@@ -26,11 +34,18 @@ const RANGES: &[(&str, i64, u64)] = &[
     ("uint", 0, u64::MAX),
 ];
 
+/// The smallest magnitude an `f64` rounds to infinity as an `f32`: halfway
+/// between `f32::MAX` and `2^128` (a tie rounds to the even neighbour, the
+/// infinite one).
+const F32_OVERFLOW: f64 = 340_282_356_779_733_661_637_539_395_458_142_568_448.0;
+
 /// Keywords whose values are data, not schemas.
 pub(crate) const DATA: &[&str] = &["const", "enum", "default", "examples"];
 
 /// Adds `minimum`/`maximum` for the range of every integer `format` in
-/// `schema`, keeping a bound the schema already has where it is tighter.
+/// `schema`, and the exclusive bounds of an `f32`'s finite values to every
+/// `"format": "float"`, keeping a bound the schema already has where it is
+/// tighter.
 ///
 /// ```
 /// use toolargs_core::integer_bounds::bound_integers;
@@ -60,6 +75,10 @@ pub fn bound_integers(schema: &mut Value) {
 }
 
 fn bound_one(map: &mut Map<String, Value>) {
+    if map.get("format").and_then(Value::as_str) == Some("float") {
+        bound_f32(map);
+        return;
+    }
     let is_integer = match map.get("type") {
         Some(Value::String(t)) => t == "integer",
         Some(Value::Array(types)) => types.iter().any(|t| t == "integer"),
@@ -90,9 +109,37 @@ fn bound_one(map: &mut Map<String, Value>) {
     }
 }
 
+/// `exclusiveMinimum`/`exclusiveMaximum` at [`F32_OVERFLOW`], where the
+/// schema has no tighter bound of either kind.
+fn bound_f32(map: &mut Map<String, Value>) {
+    let says_number = match map.get("type") {
+        Some(Value::String(t)) => t == "number",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "number"),
+        _ => false,
+    };
+    if !says_number {
+        return;
+    }
+    let bound = |keyword: &str| map.get(keyword).and_then(Value::as_f64);
+    let low_kept = bound("minimum")
+        .into_iter()
+        .chain(bound("exclusiveMinimum"))
+        .any(|low| low > -F32_OVERFLOW);
+    let high_kept = bound("maximum")
+        .into_iter()
+        .chain(bound("exclusiveMaximum"))
+        .any(|high| high < F32_OVERFLOW);
+    if !low_kept {
+        map.insert("exclusiveMinimum".to_owned(), Value::from(-F32_OVERFLOW));
+    }
+    if !high_kept {
+        map.insert("exclusiveMaximum".to_owned(), Value::from(F32_OVERFLOW));
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::bound_integers;
+    use super::{F32_OVERFLOW, bound_integers};
     use serde_json::json;
 
     #[test]
@@ -115,5 +162,31 @@ mod tests {
         assert!(p["c"].get("maximum").is_none());
         assert!(p["d"].get("maximum").is_none());
         assert!(p["e"]["const"].get("maximum").is_none());
+    }
+
+    #[test]
+    fn f32_refuses_what_rounds_to_infinity() {
+        // The bound is the first magnitude that overflows, and the one
+        // below it stays finite.
+        assert_eq!(F32_OVERFLOW as f32, f32::INFINITY);
+        assert_eq!((-F32_OVERFLOW) as f32, f32::NEG_INFINITY);
+        let below = f64::from_bits(F32_OVERFLOW.to_bits() - 1);
+        assert_eq!(below as f32, f32::MAX);
+        assert_eq!(F32_OVERFLOW, f64::from(f32::MAX) + 2f64.powi(103));
+
+        let mut schema = json!({
+            "properties": {
+                "a": {"type": "number", "format": "float"},
+                "b": {"type": ["number", "null"], "format": "float", "maximum": 10.0},
+                "c": {"type": "number", "format": "double"}
+            }
+        });
+        bound_integers(&mut schema);
+        let p = &schema["properties"];
+        assert_eq!(p["a"]["exclusiveMaximum"], F32_OVERFLOW);
+        assert_eq!(p["a"]["exclusiveMinimum"], -F32_OVERFLOW);
+        assert!(p["b"].get("exclusiveMaximum").is_none());
+        assert_eq!(p["b"]["exclusiveMinimum"], -F32_OVERFLOW);
+        assert!(p["c"].get("exclusiveMaximum").is_none());
     }
 }
