@@ -1373,16 +1373,19 @@ mod flattened_option {
     /// optional on its own, the enum's as `anyOf: [enum, {}]` left open).
     #[test]
     fn what_serde_would_drop_is_rejected_at_its_member() {
+        // Each is rejected where the type's own form fails: a required
+        // field missing, a member of the wrong type, a variant the object
+        // cannot decide between, or a member nothing declares.
         let cases: [(Value, &[&str]); 8] = [
-            (json!({"q": "x", "lo": 1}), &["/lo"]),
-            (json!({"q": "x", "lo": 1, "hi": "2"}), &["/hi", "/lo"]),
-            (json!({"q": "x", "from": 1}), &["/from"]),
+            (json!({"q": "x", "lo": 1}), &["/hi"]),
+            (json!({"q": "x", "lo": 1, "hi": "2"}), &["/hi"]),
+            (json!({"q": "x", "from": 1}), &["/to"]),
             (json!({"q": "x", "Asc": "1"}), &["/Asc"]),
-            (json!({"q": "x", "Asc": 1, "Desc": 2}), &["/Asc", "/Desc"]),
+            (json!({"q": "x", "Asc": 1, "Desc": 2}), &[""]),
             (json!({"q": "x", "zzz": 1}), &["/zzz"]),
             (
                 json!({"q": "x", "lo": 1, "hi": 2, "Asc": 3, "to": 4}),
-                &["/to"],
+                &["/from"],
             ),
             (json!({"q": "x", "Desc": null}), &["/Desc"]),
         ];
@@ -1444,6 +1447,46 @@ mod flattened_option {
             as_serde_reads::<Untagged>(args).unwrap();
         }
         rejected_only_at::<Untagged>(json!({"q": "x", "id": 1, "name": "n"}), "/name");
+    }
+
+    /// The message at `pointer` of `T`'s rejection of `args`.
+    fn message_at<T: ToolArgs + std::fmt::Debug>(args: Value, pointer: &str) -> String {
+        match T::from_model(args.clone()) {
+            Err(ArgsError::Invalid(violations)) => violations
+                .iter()
+                .find(|v| v.pointer == pointer)
+                .unwrap_or_else(|| panic!("{args}: nothing at {pointer}: {violations}"))
+                .message
+                .clone(),
+            other => panic!("{args}: {other:?}"),
+        }
+    }
+
+    /// The member a failed form declares is not "unknown": the report says
+    /// why the form failed, or that another variant reads the object.
+    #[test]
+    fn the_report_says_why_not_unknown_field() {
+        assert_eq!(
+            message_at::<Query>(json!({"q": "x", "lo": 1}), "/hi"),
+            "missing required field `hi`"
+        );
+        assert_eq!(
+            message_at::<Query>(json!({"q": "x", "Asc": "1"}), "/Asc"),
+            "expected integer, found string \"1\""
+        );
+        let other_variant = "would be dropped: it belongs to another variant than the one \
+                             that reads this object";
+        assert_eq!(
+            message_at::<Tagged>(
+                json!({"q": "x", "kind": "Tag", "tag": "t", "min": 1}),
+                "/min"
+            ),
+            format!("field `min` {other_variant}")
+        );
+        assert_eq!(
+            message_at::<Untagged>(json!({"q": "x", "id": 1, "name": "n"}), "/name"),
+            format!("field `name` {other_variant}")
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub(super) fn push_violations(
     instance: &Value,
     error: &ValidationError<'_>,
     out: &mut Vec<Violation>,
-    declared_elsewhere: &mut Vec<String>,
+    declared_elsewhere: &mut Vec<Declared>,
 ) {
     let pointer = error.instance_path().as_str().to_owned();
     let keyword = error.kind().keyword().to_owned();
@@ -47,7 +47,10 @@ pub(super) fn push_violations(
             for name in unexpected {
                 let violation = unknown_field(&pointer, name, &keyword, &expected);
                 if unevaluated && fields.contains(name) {
-                    declared_elsewhere.push(violation.pointer.clone());
+                    declared_elsewhere.push(Declared {
+                        pointer: violation.pointer.clone(),
+                        owner: parent_pointer(keyword_at).to_owned(),
+                    });
                 }
                 out.push(violation);
             }
@@ -170,7 +173,7 @@ fn push_union_violations(
     instance: &Value,
     error: &ValidationError<'_>,
     out: &mut Vec<Violation>,
-    declared_elsewhere: &mut Vec<String>,
+    declared_elsewhere: &mut Vec<Declared>,
 ) -> bool {
     let pointer = error.instance_path().as_str();
     let context = match error.kind() {
@@ -407,21 +410,35 @@ fn unknown_field(pointer: &str, name: &str, keyword: &str, expected: &str) -> Vi
     }
 }
 
+/// A member reported as unevaluated that a part of its object declares:
+/// the part failed, so the member went unevaluated.
+#[derive(Debug)]
+pub(super) struct Declared {
+    /// The member's JSON pointer.
+    pub(super) pointer: String,
+    /// The schema location of the object that reported it.
+    pub(super) owner: String,
+}
+
+fn is_declared(declared: &[Declared], pointer: &str) -> bool {
+    declared.iter().any(|d| d.pointer == pointer)
+}
+
 /// Removes `unevaluatedProperties` reports that only follow from another
 /// failure: a member some part of its object declares
 /// (`declared_elsewhere`) is "unevaluated" when the part declaring it failed
 /// for another reason (a wrong type inside a flattened enum's variant). That
 /// other failure, at or below the same object, is the one to report.
-pub(super) fn drop_consequences(found: &mut Vec<Violation>, declared_elsewhere: &[String]) {
+pub(super) fn drop_consequences(found: &mut Vec<Violation>, declared_elsewhere: &[Declared]) {
     if declared_elsewhere.is_empty() {
         return;
     }
     let is_consequence = |v: &Violation| {
-        v.keyword == "unevaluatedProperties" && declared_elsewhere.contains(&v.pointer) && {
+        v.keyword == "unevaluatedProperties" && is_declared(declared_elsewhere, &v.pointer) && {
             let object = parent_pointer(&v.pointer);
             found.iter().any(|other| {
                 (other.keyword != "unevaluatedProperties"
-                    || !declared_elsewhere.contains(&other.pointer))
+                    || !is_declared(declared_elsewhere, &other.pointer))
                     && (other.pointer == object || other.pointer.starts_with(&format!("{object}/")))
             })
         }
@@ -528,7 +545,7 @@ fn describe_schema(root: &Value, schema: &Value) -> String {
 
 /// The member names a schema object declares, through `$ref`, `allOf`,
 /// `anyOf` and `oneOf`, in order, without repeats.
-fn declared_fields(root: &Value, node: &Value) -> Vec<String> {
+pub(super) fn declared_fields(root: &Value, node: &Value) -> Vec<String> {
     let mut names = Vec::new();
     collect_fields(root, node, &mut names, 0);
     names
@@ -578,7 +595,7 @@ fn list(names: &[String]) -> String {
     text
 }
 
-fn parent_pointer(pointer: &str) -> &str {
+pub(super) fn parent_pointer(pointer: &str) -> &str {
     pointer.rfind('/').map_or("", |i| &pointer[..i])
 }
 

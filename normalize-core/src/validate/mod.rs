@@ -7,6 +7,7 @@
 //! found. Nothing is coerced: `"20"` is a string, never the integer 20.
 
 mod describe;
+mod explain;
 pub(crate) mod violation;
 
 pub use violation::{Violation, Violations};
@@ -126,6 +127,7 @@ impl Validator {
             );
         }
         describe::drop_consequences(&mut found, &declared_elsewhere);
+        explain::explain_unevaluated(&self.schema, instance, &mut found, &declared_elsewhere);
         let mut seen = std::collections::HashSet::new();
         found.retain(|v: &Violation| seen.insert(v.pointer.clone()));
         Err(Violations(found))
