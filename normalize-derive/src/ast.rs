@@ -134,6 +134,28 @@ impl<'a> Input<'a> {
             _ => return None,
         };
 
+        match &container.data {
+            ast::Data::Enum(variants) => {
+                for variant in variants.iter().filter(|v| !v.attrs.skip_deserializing()) {
+                    let wire = variant.attrs.name().deserialize_name();
+                    attr::check_schemars_rename(&variant.original.attrs, "variant", wire, errors);
+                    for field in variant
+                        .fields
+                        .iter()
+                        .filter(|f| !f.attrs.skip_deserializing())
+                    {
+                        let wire = field.attrs.name().deserialize_name();
+                        attr::check_schemars_rename(&field.original.attrs, "field", wire, errors);
+                    }
+                }
+            }
+            ast::Data::Struct(_, fields) => {
+                for field in fields.iter().filter(|f| !f.attrs.skip_deserializing()) {
+                    let wire = field.attrs.name().deserialize_name();
+                    attr::check_schemars_rename(&field.original.attrs, "field", wire, errors);
+                }
+            }
+        }
         let container_effect = attr::schemars_effect(&input.attrs);
         let fields: Vec<Field<'a>> = match &container.data {
             ast::Data::Enum(variants) => {

@@ -190,6 +190,47 @@ pub fn schemars_effect(attrs: &[Attribute]) -> SchemarsEffect {
     effect
 }
 
+/// The name a `#[schemars(rename = "...")]` gives a field or variant in
+/// the schema, if one does.
+pub fn schemars_rename(attrs: &[Attribute]) -> Option<syn::LitStr> {
+    let mut rename = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("schemars")) {
+        // schemars reports its own syntax errors.
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") && meta.input.peek(syn::Token![=]) {
+                rename = Some(meta.value()?.parse::<syn::LitStr>()?);
+                Ok(())
+            } else {
+                skip_value(&meta)
+            }
+        });
+    }
+    rename
+}
+
+/// An error where `#[schemars(rename)]` names a field or variant otherwise
+/// than serde reads it: the model would be shown a name serde refuses, and
+/// never the one it reads.
+pub fn check_schemars_rename(
+    attrs: &[Attribute],
+    what: &str,
+    wire: &str,
+    errors: &mut Vec<syn::Error>,
+) {
+    if let Some(rename) = schemars_rename(attrs) {
+        if rename.value() != wire {
+            errors.push(syn::Error::new(
+                rename.span(),
+                format!(
+                    "#[schemars(rename = {:?})] shows the model a {what} name serde does not read \
+                     (serde reads `{wire}`): rename it with #[serde(rename)], which both follow",
+                    rename.value()
+                ),
+            ));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
