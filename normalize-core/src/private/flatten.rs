@@ -23,11 +23,12 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 /// Rewrites the schema of the object at `place` in `schema`, which flattens
-/// a field of type `Option<T>`, as serde reads it (see the
-/// [module docs](self)). `own` are the names the object's other fields are
-/// read under (a member of `T` with one of those names never reaches `T`'s
-/// reading, and its schema stays the field's). `annotate` applies `T`'s own
-/// annotations (a `ToolArgs` type's aliases and marks) to `T`'s branch.
+/// a field of type `Option<T>`, as serde reads it: `T` whole, or nothing of
+/// it (see the docs of the `flatten` module). `own` are the names the
+/// object's other fields are read under (a member of `T` with one of those
+/// names never reaches `T`'s reading, and its schema stays the field's).
+/// `annotate` applies `T`'s own annotations (a `ToolArgs` type's aliases and
+/// marks) to `T`'s branch.
 ///
 /// A `T` that takes any member (a map) is left as schemars wrote it:
 /// nothing of it can be told apart from the flattening struct's own
