@@ -132,8 +132,11 @@ pub(super) fn push_violations(
         | ValidationErrorKind::OneOfNotValid { .. }
         | ValidationErrorKind::OneOfMultipleValid { .. } => {
             let branches = branch_descriptions(schema, keyword_at);
-            let expected = if matches!(error.kind(), ValidationErrorKind::OneOfMultipleValid { .. })
-            {
+            let expected = if branches.iter().all(|b| b == "no value") {
+                // An enum whose every variant is skipped: serde reads none
+                // (schemars writes an `enum` of no value).
+                "nothing (no variant can be read here)".to_owned()
+            } else if matches!(error.kind(), ValidationErrorKind::OneOfMultipleValid { .. }) {
                 format!("exactly one of: {}", branches.join(" | "))
             } else {
                 format!("one of: {}", branches.join(" | "))
@@ -504,6 +507,9 @@ fn describe_schema(root: &Value, schema: &Value) -> String {
         return value.to_string();
     }
     if let Some(Value::Array(values)) = map.get("enum") {
+        if values.is_empty() {
+            return "no value".to_owned();
+        }
         return values
             .iter()
             .map(Value::to_string)

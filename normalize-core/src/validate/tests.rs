@@ -239,3 +239,22 @@ fn the_written_as_integer_keyword_refuses_a_number_with_a_fraction() {
             .is_ok()
     );
 }
+
+#[test]
+fn a_union_of_no_branch_says_nothing_can_be_read() {
+    // schemars' schema for an enum whose every variant is skipped.
+    let schema = json!({
+        "type": "object",
+        "properties": {"e": {"oneOf": [{"type": "string", "enum": []}]}},
+        "additionalProperties": false
+    });
+    let violations = Validator::new(&schema)
+        .unwrap()
+        .validate(&json!({"e": "A"}))
+        .unwrap_err();
+    assert_eq!(violations.0[0].pointer, "/e");
+    assert_eq!(
+        violations.0[0].message,
+        "expected nothing (no variant can be read here), found string \"A\""
+    );
+}
