@@ -1542,3 +1542,61 @@ fn an_f32_refuses_numbers_it_would_read_as_infinity() {
     // A hair above `f32::MAX` still rounds to it.
     assert_eq!(accepted::<Gain>(json!({"db": 3.402_823_5e38})).db, f32::MAX);
 }
+
+/// A variant named with a character reference (`#[serde(rename = "&amp;")]`)
+/// was impossible to call: RT-TOOL-8 decoded the model's exact `"&amp;"` to
+/// `"&"` before validation (found by a review). A declared literal holding
+/// `&`, sent exactly, is kept as sent; the type's own values round-trip.
+#[test]
+fn a_variant_named_with_a_reference_is_read_as_sent() {
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    enum Amp {
+        #[serde(rename = "&amp;")]
+        Lit,
+        #[serde(rename = "x&lt;y")]
+        Lt,
+        #[serde(rename = "A&B")]
+        AB,
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t")]
+    enum AmpTag {
+        #[serde(rename = "a&amp;b")]
+        X {
+            v: u32,
+        },
+        Y {
+            note: String,
+        },
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    struct Holder {
+        amp: Amp,
+        list: Vec<Amp>,
+        tagged: AmpTag,
+    }
+    let value = Holder {
+        amp: Amp::Lit,
+        list: vec![Amp::Lt, Amp::AB, Amp::Lit],
+        tagged: AmpTag::X { v: 1 },
+    };
+    let sent = serde_json::to_value(&value).unwrap();
+    assert_eq!(accepted::<Holder>(sent.clone()), value);
+    let mut stream = toolargs::stream::ArgsStream::<Holder>::new();
+    for piece in sent.to_string().as_bytes().chunks(3) {
+        stream.push(std::str::from_utf8(piece).unwrap());
+    }
+    assert_eq!(stream.finish().unwrap().value, value);
+    // An escaped name is decoded as any string is, into the name `A&B`;
+    // other strings beside a literal are decoded as ever.
+    let args =
+        json!({"amp": "A&amp;B", "list": [], "tagged": {"t": "Y", "note": "Tom &amp; Jerry"}});
+    let read = accepted::<Holder>(args);
+    assert_eq!(read.amp, Amp::AB);
+    assert_eq!(
+        read.tagged,
+        AmpTag::Y {
+            note: "Tom & Jerry".into()
+        }
+    );
+}

@@ -124,6 +124,10 @@ impl<'s> Compiler<'s> {
                 _ => vec![value.clone()],
             });
         }
+        node.verbatim_literals = allowed
+            .iter()
+            .flatten()
+            .any(|v| v.as_str().is_some_and(|text| text.contains('&')));
         node.allowed = allowed;
         match map.get(VERBATIM_KEYWORD) {
             None => {}
@@ -426,7 +430,7 @@ fn spread_verbatim(nodes: &mut [Node]) -> bool {
     }
     let mut work: Vec<NodeId> = Vec::new();
     for (id, node) in nodes.iter_mut().enumerate() {
-        if node.own_verbatim {
+        if node.own_verbatim || node.verbatim_literals {
             node.maybe_verbatim = true;
             work.push(id as NodeId);
         }

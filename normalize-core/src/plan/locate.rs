@@ -598,6 +598,16 @@ impl SchemaPlan {
         if node.own_verbatim {
             return true;
         }
+        if node.verbatim_literals
+            && value.is_string()
+            && node
+                .allowed
+                .iter()
+                .flatten()
+                .any(|allowed| allowed == value)
+        {
+            return true;
+        }
         if !walk.enter(id) {
             return false;
         }

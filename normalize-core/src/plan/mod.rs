@@ -50,6 +50,12 @@ use serde_json::Value;
 /// `anyOf`/`oneOf` (any branch that applies to the value found there). Its
 /// value must be a boolean; `false` is the same as no mark.
 ///
+/// A declared literal is verbatim without a mark: a string that a
+/// location's `const` or `enum` allows and that holds `&` (a variant renamed
+/// `"R&amp;D"`, a tag `"a&lt;b"`), sent exactly, is kept as sent. Decoding it
+/// would make a declared value impossible to send, whatever the model
+/// wrote; any other string there is decoded as RT-TOOL-8 says.
+///
 /// ```
 /// use toolargs_core::{Normalizer, VERBATIM_KEYWORD};
 /// use serde_json::json;
@@ -107,6 +113,9 @@ pub(crate) struct Node {
     closes_unevaluated: bool,
     /// This node carries [`VERBATIM_KEYWORD`] itself.
     own_verbatim: bool,
+    /// A string this node's `const`/`enum` allows holds `&`: such a string,
+    /// sent exactly, is kept as sent (see [`VERBATIM_KEYWORD`]'s docs).
+    verbatim_literals: bool,
     /// This node, or a node reachable through `$ref`/`allOf`/`anyOf`/`oneOf`,
     /// carries the mark: only then is the value-dependent check needed.
     maybe_verbatim: bool,

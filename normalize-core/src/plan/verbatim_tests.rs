@@ -204,3 +204,31 @@ fn plans_without_the_mark_answer_at_once() {
     let bound = plan.bind(&plan.root(), &value);
     assert!(!plan.verbatim(&plan.member(&bound, "a"), &json!("x")));
 }
+
+#[test]
+fn a_declared_literal_holding_a_reference_is_kept_exactly_as_sent() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "unit": {"type": "string", "enum": ["&amp;", "x&lt;y", "A&B", "plain"]},
+            "tag": {"const": "a&amp;b"},
+            "text": {"type": "string"}
+        }
+    });
+    let normalizer = crate::Normalizer::compile(&schema).unwrap();
+    let mut args = json!({"unit": "&amp;", "tag": "a&amp;b", "text": "&amp;"});
+    normalizer.normalize(&mut args).unwrap();
+    assert_eq!(
+        args,
+        json!({"unit": "&amp;", "tag": "a&amp;b", "text": "&"})
+    );
+    // Anything else there is decoded: an escaped literal, another string.
+    let mut args = json!({"unit": "A&amp;B", "tag": "a&amp;amp;b"});
+    normalizer.normalize(&mut args).unwrap();
+    assert_eq!(args, json!({"unit": "A&B", "tag": "a&b"}));
+    // Without such a literal nothing is verbatim.
+    let plain = crate::plan::SchemaPlan::compile(&json!({"enum": ["A&B"]})).unwrap();
+    assert!(plain.has_verbatim, "a literal holding `&` is kept as sent");
+    let none = crate::plan::SchemaPlan::compile(&json!({"enum": ["AB"]})).unwrap();
+    assert!(!none.has_verbatim);
+}
