@@ -1489,6 +1489,114 @@ mod flattened_option {
         );
     }
 
+    /// Found by a second review of the rewrite: recursion through the
+    /// flattened type panicked (a definition the rewrite referenced was
+    /// dropped); a type parameter failed to compile; a type alias of
+    /// `Option` was not rewritten; a member named like a field of the
+    /// flattening struct, a flattened map beside it, and `1.0` for an
+    /// integer each let a dropped member through; and a union at the root
+    /// made the schema unusable for providers and strict mode.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Node {
+        pub name: String,
+        #[serde(flatten)]
+        pub more: Option<More>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct More {
+        pub kids: Vec<Node>,
+        pub w: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Generic<T> {
+        pub q: String,
+        #[serde(flatten)]
+        pub a: Option<T>,
+    }
+
+    pub type MaybeRange = Option<Range>;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Aliased {
+        pub q: String,
+        #[serde(flatten)]
+        pub a: MaybeRange,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct OwnLo {
+        pub lo: u32,
+        #[serde(flatten)]
+        pub a: Option<Range>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithRest {
+        pub q: String,
+        #[serde(flatten)]
+        pub a: Option<Range>,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, Value>,
+    }
+
+    #[test]
+    fn recursion_generics_aliases_and_neighbours() {
+        as_serde_reads::<Node>(json!({"name": "a"})).unwrap();
+        as_serde_reads::<Node>(json!({"name": "a", "kids": [{"name": "b"}], "w": 1})).unwrap();
+        as_serde_reads::<Node>(json!({"name": "a", "kids": [{"name": "b", "w": 2}], "w": 1}))
+            .unwrap();
+        as_serde_reads::<Node>(json!({"name": "a", "kids": []})).unwrap();
+        rejected_only_at::<Node>(json!({"name": "a", "kids": []}), "/w");
+
+        // A type parameter: the field is rewritten only where the derive
+        // knows the type is `JsonSchema`, and it compiles either way.
+        let schema = Generic::<Range>::input_schema();
+        assert!(schema.get("dependentSchemas").is_none(), "{schema}");
+        assert_eq!(
+            accepted::<Generic<Range>>(json!({"q": "x", "lo": 1, "hi": 2})).a,
+            Some(Range { lo: 1, hi: 2 })
+        );
+
+        as_serde_reads::<Aliased>(json!({"q": "x", "lo": 1})).unwrap();
+        rejected_only_at::<Aliased>(json!({"q": "x", "lo": 1}), "/hi");
+        // `lo` is the struct's own: `Range` never sees it, so `hi` alone
+        // would be dropped.
+        as_serde_reads::<OwnLo>(json!({"lo": 1, "hi": 2})).unwrap();
+        as_serde_reads::<OwnLo>(json!({"lo": 1})).unwrap();
+        // The flattened map after it never sees what `Range` took.
+        as_serde_reads::<WithRest>(json!({"q": "x", "lo": 1})).unwrap();
+        as_serde_reads::<WithRest>(json!({"q": "x", "lo": 1, "hi": 2, "z": 3})).unwrap();
+        // serde's integer refuses `1.0`, failing the whole struct.
+        let args: Value = serde_json::from_str(r#"{"q": "x", "lo": 1.0, "hi": 2}"#).unwrap();
+        rejected_only_at::<Query>(args, "/lo");
+    }
+
+    #[test]
+    fn no_union_at_the_root_so_providers_and_strict_mode_take_it() {
+        // (A flattened `Option` of an enum keeps schemars' own `anyOf`.)
+        #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+        struct OnlyStructs {
+            q: String,
+            #[serde(flatten)]
+            range: Option<Range>,
+            #[serde(flatten)]
+            plain: Option<Plain>,
+        }
+        let schema = OnlyStructs::input_schema();
+        for keyword in ["anyOf", "oneOf", "allOf"] {
+            assert!(
+                schema.get(keyword).is_none(),
+                "{keyword} at the root: {schema}"
+            );
+        }
+        let mut toolbox = Toolbox::<()>::with_dialect(toolargs::export::Dialect::OpenAiStrict);
+        toolbox
+            .tool_sync("find", "Find.", |args: OnlyStructs| Ok::<_, String>(args.q))
+            .unwrap();
+    }
+
     #[test]
     fn at_any_depth() {
         let args = json!({

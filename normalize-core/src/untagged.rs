@@ -73,7 +73,7 @@
 //! `#[serde(other)]` variant, which takes any tag; an alias (of a field or
 //! a variant) of a type that does not derive `ToolArgs`.
 
-mod forms;
+pub(crate) mod forms;
 mod overlap;
 
 use crate::integer_bounds::DATA;

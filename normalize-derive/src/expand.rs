@@ -98,6 +98,10 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
             use #krate::ViaToolArgs as _;
             #[allow(unused_imports)]
             use #krate::ViaPlan as _;
+            #[allow(unused_imports)]
+            use #krate::ViaJsonSchema as _;
+            #[allow(unused_imports)]
+            use #krate::ViaNoSchema as _;
             #cache
 
             #[automatically_derived]
@@ -314,29 +318,30 @@ impl Gen<'_> {
         {
             if field.flatten {
                 let ty = &field.original.ty;
-                let optional = crate::shape::option_inner(ty).zip(self.place(&field.place));
-                if let Some((inner, place)) = optional {
-                    // serde drops what does not make a whole `inner`: the
-                    // schema takes it whole or not at all.
+                // A type written `Option<T>`: `T`'s notes apply where its
+                // members are merged, and to `T` as a whole.
+                let inner = crate::shape::option_inner(ty).unwrap_or(ty);
+                calls.push(quote_spanned! {at(ty)=>
+                    (&#krate::Probe::<#inner>::new())
+                        .__toolargs_annotate_flattened(__schema, __annotator);
+                });
+                if let Some(place) = self.place(&field.place) {
+                    // serde drops what does not make a whole `T` of an
+                    // `Option<T>`: the schema takes it whole or not at all.
                     let own = own_names(ir, field);
                     calls.push(quote_spanned! {at(ty)=>
-                        #krate::flatten_optional::<#inner>(
+                        (&#krate::Probe::<#ty>::new()).__toolargs_flatten_optional(
                             __schema,
                             __annotator,
                             #place,
                             &[#(#own),*],
-                            |__form, __annotator| {
+                            &mut |__whole, __annotator| {
                                 (&#krate::Probe::<#inner>::new())
-                                    .__toolargs_annotate_flattened(__form, __annotator);
+                                    .__toolargs_annotate_flattened(__whole, __annotator);
                             },
                         );
                     });
-                    continue;
                 }
-                calls.push(quote_spanned! {at(ty)=>
-                    (&#krate::Probe::<#ty>::new())
-                        .__toolargs_annotate_flattened(__schema, __annotator);
-                });
                 continue;
             }
             for ty in field.shape.others() {

@@ -4,117 +4,154 @@
 //! serde reads such a field by trying `T` on the members its struct does not
 //! claim, and takes `None` when that fails, *whatever failed*: a `T` sent in
 //! part (`{"lo": 1}` of `struct Range { lo, hi }`), a member of the wrong
-//! type, an enum's variant with a field missing. Every member of `T` that
-//! was sent is then dropped without a word.
+//! type (`1.0` for an integer), an enum's variant with a field missing. Every
+//! member of `T` that was sent is then dropped without a word.
 //!
 //! schemars writes the field as if each of `T`'s members could be left out
-//! on its own (a struct's `required` removed, its members merged into the
-//! flattening struct's `properties`), or as `anyOf: [T, {}]` (an enum),
-//! so the schema took what serde throws away. The derive rewrites it as
-//! serde reads it: `anyOf: [T as flattened with nothing optional, {}]` on
-//! the flattening struct, with `T`'s members only inside the first branch.
-//! The flattening struct is closed with `unevaluatedProperties: false`
-//! ([`crate::closing`]), which sees the members of the branch that held:
-//! when `T` fails, each of its members that was sent is rejected at its
-//! pointer, and when nothing of `T` was sent, the empty branch holds.
+//! on its own: a struct's members merged into the flattening struct's
+//! `properties` with `required` removed, an enum's union beside an empty
+//! branch (`anyOf: [T, {}]`). For an enum, closing the flattening struct
+//! with `unevaluatedProperties: false` ([`crate::closing`], which reads the
+//! empty branch as declaring no member) says it: a member of a `T` that
+//! fails is unevaluated. For a struct, the derive adds what is missing, as
+//! `dependentSchemas`: each member of `T` requires what `T` requires (its
+//! required fields, an alias of one counting, and the rest of `T`'s
+//! rules). `T`'s members stay where schemars put them, so the struct stays a
+//! plain object, with no union at its root (providers refuse one there), and
+//! its integers refuse `1.0`, as serde does inside the flattened field.
 
 use super::annotate::{Annotator, Place, locate};
+use crate::untagged::forms::takes_integers_only;
+use crate::validate::WRITTEN_AS_INTEGER;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 /// Rewrites the schema of the object at `place` in `schema`, which flattens
-/// a field of type `Option<T>`, as serde reads it: `T` whole, or nothing of
-/// it (see the docs of the `flatten` module). `own` are the names the
-/// object's other fields are read under (a member of `T` with one of those
-/// names never reaches `T`'s reading, and its schema stays the field's).
-/// `annotate` applies `T`'s own annotations (a `ToolArgs` type's aliases and
-/// marks) to `T`'s branch.
-///
-/// A `T` that takes any member (a map) is left as schemars wrote it:
-/// nothing of it can be told apart from the flattening struct's own
-/// unknown members.
-pub fn flatten_optional<T: JsonSchema>(
+/// a field of type `F`, when `F` is an `Option` of a struct: each member of
+/// the struct requires the whole struct (see the docs of the `flatten`
+/// module). `own` are the names the object's other fields are read under: a
+/// member with one of those names never reaches the struct. `annotate`
+/// applies the struct's own annotations (a `ToolArgs` type's aliases and
+/// marks) to its schema.
+pub fn flatten_optional<F: JsonSchema>(
     schema: &mut Value,
     annotator: &mut Annotator<'_>,
     place: Place,
     own: &[&str],
-    annotate: impl FnOnce(&mut Value, &mut Annotator<'_>),
+    annotate: &mut dyn FnMut(&mut Value, &mut Annotator<'_>),
 ) {
-    // What schemars merged into the object, and `T` flattened with nothing
-    // optional. (`json_schema_for_flatten` is how schemars' derive flattens
-    // a field; it is hidden from its docs, but generated code calls it, so
-    // it lives as long as the derive does.)
-    let (written, mut whole) = annotator.with_generator(|generator| {
-        (
-            schemars::_private::json_schema_for_flatten::<Option<T>>(generator, false).to_value(),
-            schemars::_private::json_schema_for_flatten::<T>(generator, true).to_value(),
-        )
+    // schemars' derive flattens a field through these two hidden items;
+    // generated code calls them, so they live as long as the derive does.
+    if !F::_schemars_private_is_option() {
+        return;
+    }
+    let mut whole = annotator.with_generator(|generator| {
+        schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value()
     });
-    let (Value::Object(written), Value::Object(whole_map)) = (&written, &whole) else {
+    let Value::Object(map) = &whole else {
         return;
     };
-    let takes_any = |map: &Map<String, Value>| {
-        [
-            "additionalProperties",
-            "unevaluatedProperties",
-            "patternProperties",
-        ]
+    let composed = ["anyOf", "oneOf", "$ref", "not", "if"]
         .iter()
-        .any(|k| map.contains_key(*k))
-    };
-    if takes_any(written) || takes_any(whole_map) {
+        .any(|k| map.contains_key(*k));
+    let takes_any = [
+        "additionalProperties",
+        "unevaluatedProperties",
+        "patternProperties",
+    ]
+    .iter()
+    .any(|k| map.contains_key(*k));
+    if composed || takes_any {
+        // An enum (closing handles it), or a map (takes every member).
         return;
     }
     annotate(&mut whole, annotator);
+    let Value::Object(mut whole) = whole else {
+        return;
+    };
+    let names: Vec<String> = match whole.get("properties") {
+        Some(Value::Object(properties)) => properties
+            .keys()
+            .filter(|name| !own.contains(&name.as_str()))
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    };
+    if names.is_empty() {
+        return;
+    }
+    let requirement = requirement(&mut whole, own);
+    if holds_reference(&requirement) {
+        // Rules reaching other definitions (a struct flattening two enums):
+        // left as schemars wrote them, rather than copied apart from the
+        // definitions they name.
+        return;
+    }
     let Some(object) = locate(schema, place) else {
         return;
     };
-    if let (Some(Value::Object(merged)), Some(Value::Object(properties))) =
-        (written.get("properties"), object.get_mut("properties"))
-    {
-        for name in merged.keys() {
-            if !own.contains(&name.as_str()) {
-                properties.shift_remove(name);
+    // Integers inside the flattened struct refuse `1.0`: serde would fail
+    // the struct and drop it.
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for name in &names {
+            if let Some(Value::Object(member)) = properties.get_mut(name) {
+                if takes_integers_only(member) {
+                    member.insert(WRITTEN_AS_INTEGER.to_owned(), Value::Bool(true));
+                }
             }
         }
     }
-    if let Some(Value::Array(union)) = written.get("anyOf") {
-        remove_union(object, union);
-    }
-    let branches = Value::Array(vec![whole, Value::Object(Map::new())]);
-    if object.contains_key("anyOf") || object.contains_key("oneOf") {
-        let part = Value::Object(Map::from_iter([("anyOf".to_owned(), branches)]));
-        match object.get_mut("allOf") {
-            Some(Value::Array(parts)) => parts.push(part),
-            _ => {
-                object.insert("allOf".to_owned(), Value::Array(vec![part]));
+    let dependent = object
+        .entry("dependentSchemas")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(dependent) = dependent else {
+        return;
+    };
+    for name in names {
+        match dependent.get_mut(&name) {
+            // Two flattened fields share the member: both requirements.
+            Some(existing) => {
+                let both = Value::Array(vec![existing.take(), requirement.clone()]);
+                *existing = Value::Object(Map::from_iter([("allOf".to_owned(), both)]));
+            }
+            None => {
+                dependent.insert(name, requirement.clone());
             }
         }
-    } else {
-        object.insert("anyOf".to_owned(), branches);
-    }
-    if !object.contains_key("type") {
-        object.insert("type".to_owned(), Value::String("object".to_owned()));
     }
 }
 
-/// Removes the `anyOf` schemars added for the field: the object's own, or
-/// (when the object already had one) a part of its `allOf`.
-fn remove_union(object: &mut Map<String, Value>, union: &[Value]) {
-    let same = |value: Option<&Value>| value.and_then(Value::as_array).is_some_and(|u| u == union);
-    if same(object.get("anyOf")) {
-        object.shift_remove("anyOf");
-        return;
+/// What any member of the flattened struct `whole` requires of the object:
+/// the struct's rules without its members' own schemas (those stay in the
+/// object's `properties`). A name the struct requires that the flattening
+/// object reads itself (`own`) never reaches the struct: nothing can then
+/// make it whole.
+fn requirement(whole: &mut Map<String, Value>, own: &[&str]) -> Value {
+    let requires_own = match whole.get("required") {
+        Some(Value::Array(required)) => required
+            .iter()
+            .filter_map(Value::as_str)
+            .any(|name| own.contains(&name)),
+        _ => false,
+    };
+    if requires_own {
+        return Value::Bool(false);
     }
-    if let Some(Value::Array(parts)) = object.get_mut("allOf") {
-        if let Some(at) = parts.iter().position(|part| {
-            part.as_object()
-                .is_some_and(|p| p.len() == 1 && same(p.get("anyOf")))
-        }) {
-            parts.remove(at);
+    let mut out = Map::new();
+    for keyword in ["required", "allOf", "dependentSchemas", "dependentRequired"] {
+        if let Some(value) = whole.remove(keyword) {
+            out.insert(keyword.to_owned(), value);
         }
-        if parts.is_empty() {
-            object.shift_remove("allOf");
-        }
+    }
+    Value::Object(out)
+}
+
+fn holds_reference(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map
+            .iter()
+            .any(|(keyword, value)| keyword == "$ref" || holds_reference(value)),
+        Value::Array(items) => items.iter().any(holds_reference),
+        _ => false,
     }
 }

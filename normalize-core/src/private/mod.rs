@@ -36,7 +36,7 @@ pub use annotate::{
     annotate_variants, open,
 };
 pub use flatten::flatten_optional;
-pub use probe::{Probe, ViaPlan, ViaToolArgs};
+pub use probe::{Probe, ViaJsonSchema, ViaNoSchema, ViaPlan, ViaToolArgs};
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 
 /// Everything a derived type computes once: its adjusted schema, the

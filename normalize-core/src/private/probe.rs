@@ -117,3 +117,57 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
     fn __toolargs_annotate_nested(&self, _annotator: &mut Annotator<'_>) {}
     fn __toolargs_annotate_flattened(&self, _schema: &mut Value, _annotator: &mut Annotator<'_>) {}
 }
+
+/// Chosen for a flattened field whose type implements `JsonSchema`: rewrites
+/// the schema where the type is an `Option` (see [`super::flatten_optional`]).
+pub trait ViaJsonSchema {
+    /// Rewrites the object at `place`, which flattens this type.
+    fn __toolargs_flatten_optional(
+        &self,
+        schema: &mut Value,
+        annotator: &mut Annotator<'_>,
+        place: super::Place,
+        own: &[&str],
+        annotate: &mut dyn FnMut(&mut Value, &mut Annotator<'_>),
+    );
+}
+
+impl<T: schemars::JsonSchema> ViaJsonSchema for Probe<T> {
+    fn __toolargs_flatten_optional(
+        &self,
+        schema: &mut Value,
+        annotator: &mut Annotator<'_>,
+        place: super::Place,
+        own: &[&str],
+        annotate: &mut dyn FnMut(&mut Value, &mut Annotator<'_>),
+    ) {
+        super::flatten_optional::<T>(schema, annotator, place, own, annotate);
+    }
+}
+
+/// Chosen where the type is not known to implement `JsonSchema` (a type
+/// parameter of a generic derived type): the schema is left as schemars
+/// wrote it.
+pub trait ViaNoSchema {
+    /// Nothing to rewrite.
+    fn __toolargs_flatten_optional(
+        &self,
+        schema: &mut Value,
+        annotator: &mut Annotator<'_>,
+        place: super::Place,
+        own: &[&str],
+        annotate: &mut dyn FnMut(&mut Value, &mut Annotator<'_>),
+    );
+}
+
+impl<T: ?Sized> ViaNoSchema for &Probe<T> {
+    fn __toolargs_flatten_optional(
+        &self,
+        _schema: &mut Value,
+        _annotator: &mut Annotator<'_>,
+        _place: super::Place,
+        _own: &[&str],
+        _annotate: &mut dyn FnMut(&mut Value, &mut Annotator<'_>),
+    ) {
+    }
+}

@@ -320,7 +320,7 @@ pub(super) fn unit_variants(schema: &Value) -> Option<Value> {
 }
 
 /// Whether an object schema takes integers and no other number.
-fn takes_integers_only(map: &Map<String, Value>) -> bool {
+pub(crate) fn takes_integers_only(map: &Map<String, Value>) -> bool {
     match map.get("type") {
         Some(Value::String(name)) => name == "integer",
         Some(Value::Array(names)) => {
