@@ -134,28 +134,7 @@ impl<'a> Input<'a> {
             _ => return None,
         };
 
-        match &container.data {
-            ast::Data::Enum(variants) => {
-                for variant in variants.iter().filter(|v| !v.attrs.skip_deserializing()) {
-                    let wire = variant.attrs.name().deserialize_name();
-                    attr::check_schemars_rename(&variant.original.attrs, "variant", wire, errors);
-                    for field in variant
-                        .fields
-                        .iter()
-                        .filter(|f| !f.attrs.skip_deserializing())
-                    {
-                        let wire = field.attrs.name().deserialize_name();
-                        attr::check_schemars_rename(&field.original.attrs, "field", wire, errors);
-                    }
-                }
-            }
-            ast::Data::Struct(_, fields) => {
-                for field in fields.iter().filter(|f| !f.attrs.skip_deserializing()) {
-                    let wire = field.attrs.name().deserialize_name();
-                    attr::check_schemars_rename(&field.original.attrs, "field", wire, errors);
-                }
-            }
-        }
+        check_schemars_renames(&container, errors);
         let container_effect = attr::schemars_effect(&input.attrs);
         let fields: Vec<Field<'a>> = match &container.data {
             ast::Data::Enum(variants) => {
@@ -219,6 +198,48 @@ impl<'a> Input<'a> {
             fields,
             variant_aliases,
         })
+    }
+}
+
+/// Errors where `#[schemars(rename)]` shows a name serde does not read: on
+/// a named field (of a struct or struct variant; not flattened, not in a
+/// transparent struct) and on a variant whose name is on the wire (not
+/// untagged), where schemars writes the renamed name. A rename to one of
+/// the names serde reads (its wire name or an alias) is fine.
+fn check_schemars_renames(container: &ast::Container<'_>, errors: &mut Vec<syn::Error>) {
+    let check_fields =
+        |style: &ast::Style, fields: &[ast::Field<'_>], errors: &mut Vec<syn::Error>| {
+            if !matches!(style, ast::Style::Struct) || container.attrs.transparent() {
+                return;
+            }
+            for field in fields
+                .iter()
+                .filter(|f| !f.attrs.skip_deserializing() && !f.attrs.flatten())
+            {
+                attr::check_schemars_rename(
+                    &field.original.attrs,
+                    "field",
+                    field.attrs.aliases(),
+                    errors,
+                );
+            }
+        };
+    match &container.data {
+        ast::Data::Enum(variants) => {
+            let untagged = matches!(container.attrs.tag(), serde_attr::TagType::None);
+            for variant in variants.iter().filter(|v| !v.attrs.skip_deserializing()) {
+                if !untagged && !variant.attrs.untagged() {
+                    attr::check_schemars_rename(
+                        &variant.original.attrs,
+                        "variant",
+                        variant.attrs.aliases(),
+                        errors,
+                    );
+                }
+                check_fields(&variant.style, &variant.fields, errors);
+            }
+        }
+        ast::Data::Struct(style, fields) => check_fields(style, fields, errors),
     }
 }
 

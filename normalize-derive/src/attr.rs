@@ -209,26 +209,34 @@ pub fn schemars_rename(attrs: &[Attribute]) -> Option<syn::LitStr> {
 }
 
 /// An error where `#[schemars(rename)]` names a field or variant otherwise
-/// than serde reads it: the model would be shown a name serde refuses, and
-/// never the one it reads.
-pub fn check_schemars_rename(
+/// than serde reads it (`names`: its wire name and aliases): the model would
+/// be shown a name serde refuses, and never one it reads.
+pub fn check_schemars_rename<'n>(
     attrs: &[Attribute],
     what: &str,
-    wire: &str,
+    names: impl IntoIterator<Item = &'n String>,
     errors: &mut Vec<syn::Error>,
 ) {
-    if let Some(rename) = schemars_rename(attrs) {
-        if rename.value() != wire {
-            errors.push(syn::Error::new(
-                rename.span(),
-                format!(
-                    "#[schemars(rename = {:?})] shows the model a {what} name serde does not read \
-                     (serde reads `{wire}`): rename it with #[serde(rename)], which both follow",
-                    rename.value()
-                ),
-            ));
-        }
+    let Some(rename) = schemars_rename(attrs) else {
+        return;
+    };
+    let names: Vec<&String> = names.into_iter().collect();
+    if names.iter().any(|name| **name == rename.value()) {
+        return;
     }
+    let read = names
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    errors.push(syn::Error::new(
+        rename.span(),
+        format!(
+            "#[schemars(rename = {:?})] shows the model a {what} name serde does not read \
+             (serde reads {read}): rename it with #[serde(rename)], which both follow",
+            rename.value()
+        ),
+    ));
 }
 
 #[cfg(test)]

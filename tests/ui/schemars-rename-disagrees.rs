@@ -23,6 +23,35 @@ enum Action {
     },
 }
 
+// None of these is an error: an alias is a name serde reads, and schemars
+// leaves names it does not write (untagged variants, tuple fields,
+// flattened and transparent fields) alone.
+#[derive(Deserialize, JsonSchema, ToolArgs)]
+struct ByAlias {
+    #[serde(alias = "q")]
+    #[schemars(rename = "q")]
+    query: String,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs)]
+#[serde(untagged)]
+enum Either {
+    #[schemars(rename = "word")]
+    Word(String),
+    #[schemars(rename = "number")]
+    Number(u32),
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs)]
+struct Pair(#[schemars(rename = "first")] String, u32);
+
+#[derive(Deserialize, JsonSchema, ToolArgs)]
+#[serde(transparent)]
+struct Wrapper {
+    #[schemars(rename = "inner")]
+    value: String,
+}
+
 fn main() {
     let _ = SearchArgs::input_schema();
     let _ = Action::input_schema();
