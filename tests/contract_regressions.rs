@@ -1708,3 +1708,24 @@ fn a_variant_named_with_a_reference_is_read_as_sent() {
         }
     );
 }
+
+/// In an untagged enum serde reads any number into an `f32` variant (as
+/// `inf` beyond its range), so the variant after it must not take what the
+/// `f32` one reads first (found by review: `1e40` went to `F(inf)`, written
+/// back as `null`, while the schema let `D` take it).
+#[test]
+fn an_f32_variant_reads_first_whatever_its_bounds() {
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    enum Level {
+        F(f32),
+        D(f64),
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    struct Gain {
+        level: Level,
+    }
+    as_serde_reads::<Gain>(json!({"level": 1e40})).unwrap();
+    as_serde_reads::<Gain>(json!({"level": 0.5})).unwrap();
+    assert_eq!(accepted::<Gain>(json!({"level": 0.5})).level, Level::F(0.5));
+}

@@ -60,23 +60,34 @@ pub(crate) const DATA: &[&str] = &["const", "enum", "default", "examples"];
 /// assert_eq!(schema["maximum"], 127);
 /// ```
 pub fn bound_integers(schema: &mut Value) {
+    bound_within(schema, false);
+}
+
+/// `reading`: below a `not`, where the schema says what serde *reads*
+/// (an untagged variant read first, [`crate::untagged`]): serde reads any
+/// number into an `f32`, so no `f32` bound goes there.
+fn bound_within(schema: &mut Value, reading: bool) {
     match schema {
         Value::Object(map) => {
-            bound_one(map);
+            bound_one(map, reading);
             for (keyword, child) in map.iter_mut() {
                 if !DATA.contains(&keyword.as_str()) {
-                    bound_integers(child);
+                    bound_within(child, reading || keyword == "not");
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(bound_integers),
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| bound_within(item, reading)),
         _ => {}
     }
 }
 
-fn bound_one(map: &mut Map<String, Value>) {
+fn bound_one(map: &mut Map<String, Value>, reading: bool) {
     if map.get("format").and_then(Value::as_str) == Some("float") {
-        bound_f32(map);
+        if !reading {
+            bound_f32(map);
+        }
         return;
     }
     let is_integer = match map.get("type") {

@@ -54,6 +54,11 @@ pub(super) fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: u
     if map.contains_key("uniqueItems") {
         more = more.union(ARRAY);
     }
+    // An `f32` reads any number (as infinity beyond its range); its closed
+    // schema is bounded where that starts ([`crate::integer_bounds`]).
+    if map.get("format").and_then(Value::as_str) == Some("float") {
+        more = more.union(TypeSet::only(JsonType::Number));
+    }
     if let Some((target, definition)) = resolve(root, map) {
         more = more.union(match memo.get(&target) {
             Some(Some(known)) => *known,
