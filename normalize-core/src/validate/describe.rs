@@ -45,8 +45,16 @@ pub(super) fn push_violations(
                 ValidationErrorKind::UnevaluatedProperties { .. }
             );
             for name in unexpected {
-                let violation = unknown_field(&pointer, name, &keyword, &expected);
+                let mut violation = unknown_field(&pointer, name, &keyword, &expected);
                 if unevaluated && fields.contains(name) {
+                    // Declared by a part of the object that did not hold:
+                    // `explain` says which and why, where it can.
+                    violation.expected =
+                        "the part of this object that declares it, whole".to_owned();
+                    violation.message = format!(
+                        "field `{name}` is not read as sent: the part of this object that \
+                         declares it does not hold"
+                    );
                     declared_elsewhere.push(Declared {
                         pointer: violation.pointer.clone(),
                         owner: parent_pointer(keyword_at).to_owned(),
@@ -423,10 +431,6 @@ pub(super) struct Declared {
     pub(super) owner: String,
 }
 
-fn is_declared(declared: &[Declared], pointer: &str) -> bool {
-    declared.iter().any(|d| d.pointer == pointer)
-}
-
 /// Removes `unevaluatedProperties` reports that only follow from another
 /// failure: a member some part of its object declares
 /// (`declared_elsewhere`) is "unevaluated" when the part declaring it failed
@@ -436,13 +440,24 @@ pub(super) fn drop_consequences(found: &mut Vec<Violation>, declared_elsewhere: 
     if declared_elsewhere.is_empty() {
         return;
     }
+    let declared: std::collections::HashSet<&str> = declared_elsewhere
+        .iter()
+        .map(|d| d.pointer.as_str())
+        .collect();
+    // Reports that are no consequence themselves, by pointer: a consequence
+    // needs one of them at or below its object.
+    let causes: Vec<&str> = found
+        .iter()
+        .filter(|v| v.keyword != "unevaluatedProperties" || !declared.contains(v.pointer.as_str()))
+        .map(|v| v.pointer.as_str())
+        .collect();
     let is_consequence = |v: &Violation| {
-        v.keyword == "unevaluatedProperties" && is_declared(declared_elsewhere, &v.pointer) && {
+        v.keyword == "unevaluatedProperties" && declared.contains(v.pointer.as_str()) && {
             let object = parent_pointer(&v.pointer);
-            found.iter().any(|other| {
-                (other.keyword != "unevaluatedProperties"
-                    || !is_declared(declared_elsewhere, &other.pointer))
-                    && (other.pointer == object || other.pointer.starts_with(&format!("{object}/")))
+            causes.iter().any(|cause| {
+                cause
+                    .strip_prefix(object)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
             })
         }
     };

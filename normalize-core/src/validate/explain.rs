@@ -13,10 +13,14 @@
 use super::describe::{Declared, declared_fields, parent_pointer};
 use super::{Validator, Violation};
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 /// Deepest chain of parts followed from an object to the part that declares
 /// a member.
 const MAX_PARTS: usize = 16;
+/// Most members explained in one call; the others keep the report the
+/// validator words (a declared member "not read as sent").
+const MAX_EXPLAINED: usize = 64;
 
 /// Replaces each `unevaluatedProperties` report in `found` of a member a
 /// part of its object declares (`declared`) by the findings of the
@@ -28,11 +32,22 @@ pub(super) fn explain_unevaluated(
     declared: &[Declared],
 ) {
     let mut explained: Vec<(&str, Vec<Violation>)> = Vec::new();
+    let mut alone = Alone {
+        root,
+        chains: HashMap::new(),
+        built: HashMap::new(),
+    };
+    let mut reported: HashSet<&str> = found
+        .iter()
+        .filter(|v| v.keyword == "unevaluatedProperties")
+        .map(|v| v.pointer.as_str())
+        .collect();
     for member in declared {
-        let reported = found
-            .iter()
-            .any(|v| v.pointer == member.pointer && v.keyword == "unevaluatedProperties");
-        if !reported || explained.iter().any(|(at, _)| *at == member.pointer) {
+        if explained.len() >= MAX_EXPLAINED {
+            break;
+        }
+        // Each reported member once.
+        if !reported.remove(member.pointer.as_str()) {
             continue;
         }
         let (Some(owner), Some(object)) = (
@@ -42,8 +57,13 @@ pub(super) fn explain_unevaluated(
             continue;
         };
         let name = last_token(&member.pointer);
-        let mut chain = Vec::new();
-        parts_to(root, owner, &name, &mut chain, 0);
+        let key = format!("{}\u{0}{name}", member.owner);
+        let chain = alone.chains.entry(key.clone()).or_insert_with(|| {
+            let mut chain = Vec::new();
+            parts_to(root, owner, &name, &mut chain, 0);
+            chain
+        });
+        let chain = chain.clone();
         // Outermost first: a part that fails says why (a union's failure
         // names the variant meant, or the tag that fits none). A part that
         // holds without the member (a union read as another variant), or
@@ -52,13 +72,16 @@ pub(super) fn explain_unevaluated(
         // the one that reads the object.
         let mut other_variant = false;
         let mut why = None;
-        for part in &chain {
-            match failures(root, part, object) {
+        for (i, part) in chain.iter().enumerate() {
+            let at = format!("{key}\u{0}{i}");
+            match alone.failures(&at, part, object) {
                 None => continue,
                 // Held only by a branch that declares nothing (the empty
                 // branch of a flattened `Option`): the member's own branch
                 // says why.
-                Some(found) if found.is_empty() && held_by_nothing(root, part, object) => continue,
+                Some(found) if found.is_empty() && alone.held_by_nothing(&at, part, object) => {
+                    continue;
+                }
                 Some(found) if found.is_empty() || found.iter().all(|v| v.keyword == "not") => {
                     other_variant = true;
                     break;
@@ -152,40 +175,60 @@ fn parts_to(root: &Value, node: &Value, name: &str, chain: &mut Vec<Value>, dept
     true
 }
 
-/// What `part` alone finds wrong with `object` (nothing: it holds), or
-/// `None` when it cannot be checked alone. References resolve against
-/// `root`'s definitions.
-fn failures(root: &Value, part: &Value, object: &Value) -> Option<Vec<Violation>> {
-    let mut alone = part.as_object()?.clone();
-    for defs in ["$defs", "definitions"] {
-        if let Some(definitions) = root.get(defs) {
-            alone
-                .entry(defs.to_owned())
-                .or_insert_with(|| definitions.clone());
-        }
-    }
-    let validator = Validator::new(&Value::Object(alone)).ok()?;
-    Some(
-        validator
-            .validate(object)
-            .err()
-            .map_or_else(Vec::new, |v| v.0),
-    )
+/// Validators of parts checked alone, built once per call (the members of
+/// many objects of one shape go through the same parts), and the chain of
+/// parts to each member name of an object schema.
+struct Alone<'r> {
+    root: &'r Value,
+    chains: HashMap<String, Vec<Value>>,
+    built: HashMap<String, Option<Validator>>,
 }
 
-/// Whether `part` is a union whose every branch that holds for `object`
-/// declares no member.
-fn held_by_nothing(root: &Value, part: &Value, object: &Value) -> bool {
-    let Some(branches) = ["anyOf", "oneOf"]
-        .into_iter()
-        .find_map(|keyword| part.get(keyword).and_then(Value::as_array))
-    else {
-        return false;
-    };
-    branches.iter().all(|branch| {
-        declared_fields(root, branch).is_empty()
-            || failures(root, branch, object).is_none_or(|found| !found.is_empty())
-    })
+impl Alone<'_> {
+    /// What `part` (named `key`) alone finds wrong with `object` (nothing:
+    /// it holds), or `None` when it cannot be checked alone. References
+    /// resolve against the root's definitions.
+    fn failures(&mut self, key: &str, part: &Value, object: &Value) -> Option<Vec<Violation>> {
+        let root = self.root;
+        let validator = self
+            .built
+            .entry(key.to_owned())
+            .or_insert_with(|| {
+                let mut alone = part.as_object()?.clone();
+                for defs in ["$defs", "definitions"] {
+                    if let Some(definitions) = root.get(defs) {
+                        alone
+                            .entry(defs.to_owned())
+                            .or_insert_with(|| definitions.clone());
+                    }
+                }
+                Validator::new(&Value::Object(alone)).ok()
+            })
+            .as_ref()?;
+        Some(
+            validator
+                .validate(object)
+                .err()
+                .map_or_else(Vec::new, |v| v.0),
+        )
+    }
+
+    /// Whether `part` (named `key`) is a union whose every branch that
+    /// holds for `object` declares no member.
+    fn held_by_nothing(&mut self, key: &str, part: &Value, object: &Value) -> bool {
+        let Some(branches) = ["anyOf", "oneOf"]
+            .into_iter()
+            .find_map(|keyword| part.get(keyword).and_then(Value::as_array))
+        else {
+            return false;
+        };
+        branches.iter().enumerate().all(|(i, branch)| {
+            declared_fields(self.root, branch).is_empty()
+                || self
+                    .failures(&format!("{key}\u{0}b{i}"), branch, object)
+                    .is_none_or(|found| !found.is_empty())
+        })
+    }
 }
 
 /// The last reference token of a JSON pointer, unescaped.

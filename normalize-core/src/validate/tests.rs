@@ -258,3 +258,43 @@ fn a_union_of_no_branch_says_nothing_can_be_read() {
         "expected nothing (no variant can be read here), found string \"A\""
     );
 }
+
+#[test]
+fn declared_members_of_parts_that_fail_say_why_and_past_a_bound_say_so() {
+    // An array of structs each flattening an `Option` of an enum.
+    let schema = json!({
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"q": {"type": "string"}},
+            "anyOf": [
+                {"oneOf": [
+                    {"type": "object", "properties": {"Asc": {"type": "integer"}}, "required": ["Asc"]},
+                    {"type": "object", "properties": {"Desc": {"type": "integer"}}, "required": ["Desc"]}
+                ]},
+                {}
+            ],
+            "unevaluatedProperties": false
+        }
+    });
+    let items: Vec<Value> = (0..70).map(|_| json!({"q": "x", "Asc": "1"})).collect();
+    let violations = Validator::new(&schema)
+        .unwrap()
+        .validate(&Value::Array(items))
+        .unwrap_err();
+    assert_eq!(violations.len(), 70);
+    assert_eq!(violations.0[0].pointer, "/0/Asc");
+    assert_eq!(
+        violations.0[0].message,
+        "expected integer, found string \"1\""
+    );
+    assert_eq!(
+        violations.0[63].message,
+        "expected integer, found string \"1\""
+    );
+    assert_eq!(violations.0[69].pointer, "/69/Asc");
+    assert_eq!(
+        violations.0[69].message,
+        "field `Asc` is not read as sent: the part of this object that declares it does not hold"
+    );
+}
