@@ -1573,6 +1573,45 @@ mod flattened_option {
         rejected_only_at::<Query>(args, "/lo");
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Span {
+        pub lo: u32,
+        #[serde(alias = "high", alias = "top")]
+        pub hi: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsSpan {
+        pub q: String,
+        #[serde(flatten)]
+        pub span: Option<Span>,
+    }
+
+    /// A field sent under two of its names fails the flattened struct in
+    /// serde (a duplicate field), which then drops all of it.
+    #[test]
+    fn a_field_under_two_of_its_names_is_refused_not_dropped() {
+        for args in [
+            json!({"q": "x", "lo": 1, "hi": 2, "high": 3}),
+            json!({"q": "x", "lo": 1, "high": 2, "top": 3}),
+        ] {
+            let read: HoldsSpan = serde_json::from_value(args.clone()).unwrap();
+            assert_eq!(read.span, None, "serde drops it");
+            assert!(!invalid_pointers::<HoldsSpan>(args).is_empty());
+        }
+        for args in [
+            json!({"q": "x", "lo": 1, "high": 2}),
+            json!({"q": "x", "lo": 1, "top": 2}),
+        ] {
+            let read: HoldsSpan = serde_json::from_value(args.clone()).unwrap();
+            assert_eq!(accepted::<HoldsSpan>(args), read);
+        }
+        assert_eq!(
+            accepted::<HoldsSpan>(json!({"q": "x", "lo": 1, "top": 2})).span,
+            Some(Span { lo: 1, hi: 2 })
+        );
+    }
+
     #[test]
     fn no_union_at_the_root_so_providers_and_strict_mode_take_it() {
         // (A flattened `Option` of an enum keeps schemars' own `anyOf`.)

@@ -20,7 +20,7 @@
 //! plain object, with no union at its root (providers refuse one there), and
 //! its integers refuse `1.0`, as serde does inside the flattened field.
 
-use super::annotate::{Annotator, Place, locate};
+use super::annotate::{ALIAS_OF, Annotator, Place, locate};
 use crate::untagged::forms::takes_integers_only;
 use crate::validate::WRITTEN_AS_INTEGER;
 use schemars::JsonSchema;
@@ -143,7 +143,45 @@ fn requirement(whole: &mut Map<String, Value>, own: &[&str]) -> Value {
             out.insert(keyword.to_owned(), value);
         }
     }
+    // A field sent under two of its names fails the struct in serde
+    // (a duplicate field): at most one of them.
+    let twice = names_sent_twice(whole);
+    if !twice.is_empty() {
+        let part = serde_json::json!({"not": {"anyOf": twice}});
+        match out.get_mut("allOf") {
+            Some(Value::Array(parts)) => parts.push(part),
+            _ => {
+                out.insert("allOf".to_owned(), Value::Array(vec![part]));
+            }
+        }
+    }
     Value::Object(out)
+}
+
+/// `{"required": [a, b]}` for every two names of one field (its wire name
+/// and the aliases declared beside it, marked [`ALIAS_OF`]).
+fn names_sent_twice(whole: &Map<String, Value>) -> Vec<Value> {
+    let Some(Value::Object(properties)) = whole.get("properties") else {
+        return Vec::new();
+    };
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (name, schema) in properties {
+        if let Some(wire) = schema.get(ALIAS_OF).and_then(Value::as_str) {
+            match groups.iter_mut().find(|(w, _)| *w == wire) {
+                Some((_, names)) => names.push(name),
+                None => groups.push((wire, vec![wire, name])),
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    for (_, names) in groups {
+        for (i, a) in names.iter().enumerate() {
+            for b in &names[i + 1..] {
+                pairs.push(serde_json::json!({"required": [a, b]}));
+            }
+        }
+    }
+    pairs
 }
 
 fn holds_reference(schema: &Value) -> bool {
