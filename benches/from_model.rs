@@ -95,5 +95,51 @@ fn damaged(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, clean, damaged);
+/// A list of structs each flattening an `Option` of an enum, every item's
+/// variant mistyped: the rejection words why each member's part failed
+/// (`validate::explain`), against accepting the same list well typed.
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+#[allow(dead_code)]
+enum Sort {
+    Asc(u32),
+    Desc(u32),
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+#[allow(dead_code)]
+struct Query {
+    q: String,
+    #[serde(flatten)]
+    sort: Option<Sort>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+#[allow(dead_code)]
+struct Queries {
+    items: Vec<Query>,
+}
+
+fn rejected(c: &mut Criterion) {
+    for n in [10, 100, 1000] {
+        let list = |asc: Value| {
+            let items: Vec<Value> = (0..n)
+                .map(|_| serde_json::json!({"q": "x", "Asc": asc}))
+                .collect();
+            serde_json::json!({ "items": items }).to_string()
+        };
+        let (good, bad) = (list(Value::from(1)), list(Value::from("1")));
+        assert!(Queries::from_model(good.as_str()).is_ok());
+        assert!(Queries::from_model(bad.as_str()).is_err());
+        let mut group = c.benchmark_group(format!("rejected/{n}"));
+        group.bench_function("accepted", |b| {
+            b.iter(|| black_box(Queries::from_model(black_box(good.as_str())).is_ok()))
+        });
+        group.bench_function("rejected", |b| {
+            b.iter(|| black_box(Queries::from_model(black_box(bad.as_str())).is_err()))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, clean, damaged, rejected);
 criterion_main!(benches);
