@@ -1612,6 +1612,66 @@ mod flattened_option {
         );
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Lot {
+        pub ids: Vec<u32>,
+        pub note: Option<String>,
+        pub size: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsLot {
+        pub q: String,
+        #[serde(flatten)]
+        pub lot: Option<Lot>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t")]
+    pub enum Tagged2 {
+        V {
+            q: String,
+            #[serde(flatten)]
+            r: Option<TagLike>,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct TagLike {
+        pub t: String,
+        pub n: u32,
+    }
+
+    /// Found by a third review: `1.0` inside a list of the flattened
+    /// struct, a `null` for one of its optional members (nothing sent, yet
+    /// refused), a member named like the enum's tag (which the struct never
+    /// sees), and a member that can never be read, reported at the object.
+    #[test]
+    fn nested_integers_nulls_tags_and_members_that_cannot_be_read() {
+        let args: Value = serde_json::from_str(r#"{"q": "x", "ids": [1.0], "size": 1}"#).unwrap();
+        assert_eq!(invalid_pointers::<HoldsLot>(args), ["/ids/0"]);
+        let null_only = json!({"q": "x", "note": null});
+        let read: HoldsLot = serde_json::from_value(null_only.clone()).unwrap();
+        assert_eq!(
+            accepted::<HoldsLot>(null_only),
+            read,
+            "a null alone loses nothing"
+        );
+        as_serde_reads::<HoldsLot>(json!({"q": "x", "note": "n"})).unwrap();
+        as_serde_reads::<HoldsLot>(json!({"q": "x", "ids": [], "note": null, "size": 2})).unwrap();
+
+        as_serde_reads::<Tagged2>(json!({"t": "V", "q": "x"})).unwrap();
+        as_serde_reads::<Tagged2>(json!({"t": "V", "q": "x", "n": 1})).unwrap();
+        accepted::<Tagged2>(json!({"t": "V", "q": "x"}));
+
+        // `lo` is `OwnLo`'s own: `Range` never sees it, so `hi` can never
+        // be read; the report is at `/hi`.
+        assert_eq!(
+            invalid_pointers::<OwnLo>(json!({"lo": 1, "hi": 2})),
+            ["/hi"]
+        );
+    }
+
     #[test]
     fn no_union_at_the_root_so_providers_and_strict_mode_take_it() {
         // (A flattened `Option` of an enum keeps schemars' own `anyOf`.)

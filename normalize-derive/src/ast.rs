@@ -207,6 +207,10 @@ impl<'a> Input<'a> {
 /// untagged), where schemars writes the renamed name. A rename to one of
 /// the names serde reads (its wire name or an alias) is fine.
 fn check_schemars_renames(container: &ast::Container<'_>, errors: &mut Vec<syn::Error>) {
+    // `#[serde(from/try_from)]`: the schema is the other type's.
+    if container.attrs.type_from().is_some() || container.attrs.type_try_from().is_some() {
+        return;
+    }
     let check_fields =
         |style: &ast::Style, fields: &[ast::Field<'_>], errors: &mut Vec<syn::Error>| {
             if !matches!(style, ast::Style::Struct) || container.attrs.transparent() {

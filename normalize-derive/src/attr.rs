@@ -194,6 +194,7 @@ pub fn schemars_effect(attrs: &[Attribute]) -> SchemarsEffect {
 /// the schema, if one does.
 pub fn schemars_rename(attrs: &[Attribute]) -> Option<syn::LitStr> {
     let mut rename = None;
+    let mut skip = false;
     for attr in attrs.iter().filter(|a| a.path().is_ident("schemars")) {
         // schemars reports its own syntax errors.
         let _ = attr.parse_nested_meta(|meta| {
@@ -201,11 +202,13 @@ pub fn schemars_rename(attrs: &[Attribute]) -> Option<syn::LitStr> {
                 rename = Some(meta.value()?.parse::<syn::LitStr>()?);
                 Ok(())
             } else {
+                skip |= meta.path.is_ident("skip");
                 skip_value(&meta)
             }
         });
     }
-    rename
+    // A field schemars skips shows no name at all.
+    rename.filter(|_| !skip)
 }
 
 /// An error where `#[schemars(rename)]` names a field or variant otherwise

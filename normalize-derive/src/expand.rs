@@ -139,12 +139,20 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
 /// type came from a `macro_rules!` fragment with its own hygiene.
 /// The names the fields beside `field` (in the same object) are read
 /// under: serde gives such a member to them, never to a flattened field.
-fn own_names<'i>(ir: &'i Input<'_>, field: &Field<'_>) -> Vec<&'i str> {
+fn own_names<'i>(ir: &'i Input<'_>, field: &'i Field<'_>) -> Vec<&'i str> {
+    // An internally tagged variant's tag (and an adjacently tagged one's
+    // content) is read by the enum, never by a flattened field.
+    let tags: Vec<&str> = match &field.place {
+        Place::Internal { tag, .. } => vec![tag],
+        Place::Adjacent { tag, content, .. } => vec![tag, content],
+        _ => Vec::new(),
+    };
     ir.fields
         .iter()
         .filter(|f| !f.skipped && !f.flatten && f.place == field.place)
         .flat_map(|f| std::iter::once(&f.wire).chain(&f.aliases))
         .map(String::as_str)
+        .chain(tags)
         .collect()
 }
 

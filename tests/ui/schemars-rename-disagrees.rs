@@ -52,6 +52,32 @@ struct Wrapper {
     value: String,
 }
 
+#[derive(Deserialize, JsonSchema)]
+struct Raw {
+    name: String,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs)]
+#[serde(from = "Raw")]
+#[schemars(with = "Raw")]
+struct FromRaw {
+    #[schemars(rename = "other")]
+    name: String,
+}
+
+impl From<Raw> for FromRaw {
+    fn from(raw: Raw) -> Self {
+        FromRaw { name: raw.name }
+    }
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs)]
+struct Hidden {
+    #[serde(default)]
+    #[schemars(skip, rename = "q")]
+    query: String,
+}
+
 fn main() {
     let _ = SearchArgs::input_schema();
     let _ = Action::input_schema();

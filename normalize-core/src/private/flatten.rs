@@ -21,6 +21,7 @@
 //! its integers refuse `1.0`, as serde does inside the flattened field.
 
 use super::annotate::{ALIAS_OF, Annotator, Place, locate};
+use crate::plan::admits_null;
 use crate::untagged::forms::takes_integers_only;
 use crate::validate::WRITTEN_AS_INTEGER;
 use schemars::JsonSchema;
@@ -91,12 +92,15 @@ pub fn flatten_optional<F: JsonSchema>(
         return;
     };
     // Integers inside the flattened struct refuse `1.0`: serde would fail
-    // the struct and drop it.
+    // the struct and drop it. (Written inline: a struct below it, behind a
+    // `$ref`, is not reached.)
+    let mut nullable = Vec::new();
     if let Some(Value::Object(properties)) = object.get_mut("properties") {
         for name in &names {
-            if let Some(Value::Object(member)) = properties.get_mut(name) {
-                if takes_integers_only(member) {
-                    member.insert(WRITTEN_AS_INTEGER.to_owned(), Value::Bool(true));
+            if let Some(member) = properties.get_mut(name) {
+                mark_integers(member);
+                if admits_null(member) {
+                    nullable.push(name.clone());
                 }
             }
         }
@@ -108,16 +112,48 @@ pub fn flatten_optional<F: JsonSchema>(
         return;
     };
     for name in names {
+        let mut required = match &requirement {
+            // Nothing makes the struct whole: the member itself is refused,
+            // where it was sent.
+            Value::Bool(false) => serde_json::json!({"properties": {name.clone(): false}}),
+            other => other.clone(),
+        };
+        if nullable.contains(&name) {
+            // `null` for a member that takes it says nothing (serde drops
+            // it with the struct): only a value requires the struct whole.
+            required = serde_json::json!({
+                "anyOf": [required, {"properties": {name.clone(): {"type": "null"}}}]
+            });
+        }
         match dependent.get_mut(&name) {
             // Two flattened fields share the member: both requirements.
             Some(existing) => {
-                let both = Value::Array(vec![existing.take(), requirement.clone()]);
+                let both = Value::Array(vec![existing.take(), required]);
                 *existing = Value::Object(Map::from_iter([("allOf".to_owned(), both)]));
             }
             None => {
-                dependent.insert(name, requirement.clone());
+                dependent.insert(name, required);
             }
         }
+    }
+}
+
+/// Marks every integer schema written inline in `schema` (items, members,
+/// branches; not behind a `$ref`) [`WRITTEN_AS_INTEGER`].
+fn mark_integers(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if takes_integers_only(map) {
+                map.insert(WRITTEN_AS_INTEGER.to_owned(), Value::Bool(true));
+            }
+            for (keyword, child) in map.iter_mut() {
+                if !crate::integer_bounds::DATA.contains(&keyword.as_str()) && keyword != "not" {
+                    mark_integers(child);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(mark_integers),
+        _ => {}
     }
 }
 
