@@ -1828,3 +1828,42 @@ fn an_f32_variant_reads_first_whatever_its_bounds() {
     as_serde_reads::<Gain>(json!({"level": 0.5})).unwrap();
     assert_eq!(accepted::<Gain>(json!({"level": 0.5})).level, Level::F(0.5));
 }
+
+/// A declared literal is kept as sent only where nothing else there takes
+/// a string of any content: beside a `String` variant, RT-TOOL-8 decodes it
+/// as any string (found by review: `"&amp;"` reached `S("&amp;")` while
+/// `"&lt;"` reached `S("<")`).
+#[test]
+fn a_literal_beside_a_free_string_is_decoded_as_any_string() {
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    enum Lit {
+        #[serde(rename = "&amp;")]
+        Amp,
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    enum Either {
+        S(String),
+        L(Lit),
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    enum Lists {
+        A(Vec<Lit>),
+        B(Vec<String>),
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    struct Holder {
+        either: Either,
+        lists: Lists,
+        lit: Lit,
+    }
+    let read = accepted::<Holder>(json!({
+        "either": "&amp;",
+        "lists": ["&amp;", "x&amp;"],
+        "lit": "&amp;"
+    }));
+    assert_eq!(read.either, Either::S("&".into()));
+    assert_eq!(read.lists, Lists::B(vec!["&".into(), "x&".into()]));
+    assert_eq!(read.lit, Lit::Amp);
+}

@@ -571,7 +571,69 @@ impl SchemaPlan {
         if !self.has_verbatim {
             return false;
         }
-        self.verbatim_in(loc, value, &mut Walk::new())
+        if self.verbatim_in(loc, value, &mut Walk::new()) {
+            return true;
+        }
+        // A declared literal holding `&`, sent exactly, is kept: decoding
+        // it would make it impossible to send. Unless the location also
+        // takes a string of any content (an untagged enum's `String`
+        // variant), which RT-TOOL-8 decodes as ever.
+        value.is_string()
+            && self.literal_in(loc, value, &mut Walk::new())
+            && !self.free_string_in(loc, &mut Walk::new())
+    }
+
+    /// Whether a node at `loc` (through `$ref`, `allOf` and every union
+    /// branch) declares the string `value` as a literal holding `&`.
+    fn literal_in(&self, loc: &Loc, value: &Value, walk: &mut Walk) -> bool {
+        self.any_node(loc, walk, &mut |node| {
+            node.verbatim_literals && node.allowed.iter().flatten().any(|a| a == value)
+        })
+    }
+
+    /// Whether a node at `loc` takes a string of any content: it says
+    /// `string` with no `const`/`enum`, or says nothing at all.
+    fn free_string_in(&self, loc: &Loc, walk: &mut Walk) -> bool {
+        self.any_node(loc, walk, &mut |node| {
+            node.allowed.is_none()
+                && node.own_types.contains(JsonType::String)
+                && (node.own_types != TypeSet::ALL
+                    || (node.conjuncts.is_empty() && node.unions.is_empty()))
+        })
+    }
+
+    /// Whether `hit` holds for a node at `loc`, through `$ref`/`allOf` and
+    /// every branch of a union (within the walk's budget).
+    fn any_node(&self, loc: &Loc, walk: &mut Walk, hit: &mut dyn FnMut(&Node) -> bool) -> bool {
+        match loc {
+            Loc::Any => hit_any(hit),
+            Loc::Never => false,
+            Loc::Node(id) | Loc::Branch(id) => self.node_any(*id, walk, hit),
+            Loc::All(parts) | Loc::AnyOf(parts) => {
+                parts.iter().any(|p| self.any_node(p, walk, hit))
+            }
+        }
+    }
+
+    fn node_any(&self, id: NodeId, walk: &mut Walk, hit: &mut dyn FnMut(&Node) -> bool) -> bool {
+        let node = self.node(id);
+        if hit(node) {
+            return true;
+        }
+        if !walk.enter(id) {
+            return false;
+        }
+        let found = node
+            .conjuncts
+            .iter()
+            .chain(node.unions.iter().flatten())
+            .any(|sub| match sub {
+                Sub::Node(child) => self.node_any(*child, walk, hit),
+                Sub::Any => hit_any(hit),
+                Sub::Never => false,
+            });
+        walk.leave();
+        found
     }
 
     fn verbatim_in(&self, loc: &Loc, value: &Value, walk: &mut Walk) -> bool {
@@ -596,16 +658,6 @@ impl SchemaPlan {
             return false;
         }
         if node.own_verbatim {
-            return true;
-        }
-        if node.verbatim_literals
-            && value.is_string()
-            && node
-                .allowed
-                .iter()
-                .flatten()
-                .any(|allowed| allowed == value)
-        {
             return true;
         }
         if !walk.enter(id) {
@@ -723,4 +775,12 @@ impl SchemaPlan {
             }
         }
     }
+}
+
+/// `true` (any value): takes a string of any content, declares no literal.
+fn hit_any(hit: &mut dyn FnMut(&Node) -> bool) -> bool {
+    hit(&Node {
+        own_types: TypeSet::ALL,
+        ..Node::default()
+    })
 }
