@@ -18,9 +18,12 @@ use std::collections::{HashMap, HashSet};
 /// Deepest chain of parts followed from an object to the part that declares
 /// a member.
 const MAX_PARTS: usize = 16;
-/// Most members explained in one call; the others keep the report the
-/// validator words (a declared member "not read as sent").
-const MAX_EXPLAINED: usize = 64;
+/// How much checking parts alone may cost in one call, in bytes of part
+/// schema checked (each check costs about its schema's size): past it, the
+/// members of the objects not yet explained keep the report the validator
+/// words (a declared member "not read as sent"). A few hundred checks of a
+/// small enum, a few of a large one.
+const BUDGET: usize = 256 * 1024;
 
 /// Replaces each `unevaluatedProperties` report in `found` of a member a
 /// part of its object declares (`declared`) by the findings of the
@@ -36,16 +39,16 @@ pub(super) fn explain_unevaluated(
         root,
         chains: HashMap::new(),
         built: HashMap::new(),
+        spent: 0,
     };
     let mut reported: HashSet<&str> = found
         .iter()
         .filter(|v| v.keyword == "unevaluatedProperties")
         .map(|v| v.pointer.as_str())
         .collect();
+    // What each (object, part) was found to fail by.
+    let mut told: HashMap<(&str, (usize, &'static str)), Vec<Violation>> = HashMap::new();
     for member in declared {
-        if explained.len() >= MAX_EXPLAINED {
-            break;
-        }
         // Each reported member once.
         if !reported.remove(member.pointer.as_str()) {
             continue;
@@ -58,12 +61,15 @@ pub(super) fn explain_unevaluated(
         };
         let name = last_token(&member.pointer);
         let key = format!("{}\u{0}{name}", member.owner);
-        let chain = alone.chains.entry(key.clone()).or_insert_with(|| {
-            let mut chain = Vec::new();
-            parts_to(root, owner, &name, &mut chain, 0);
-            chain
-        });
-        let chain = chain.clone();
+        let chain = alone
+            .chains
+            .entry(key)
+            .or_insert_with(|| {
+                let mut chain = Vec::new();
+                parts_to(root, owner, &name, &mut chain, 0);
+                chain
+            })
+            .clone();
         // Outermost first: a part that fails says why (a union's failure
         // names the variant meant, or the tag that fits none). A part that
         // holds without the member (a union read as another variant), or
@@ -72,14 +78,25 @@ pub(super) fn explain_unevaluated(
         // the one that reads the object.
         let mut other_variant = false;
         let mut why = None;
-        for (i, part) in chain.iter().enumerate() {
-            let at = format!("{key}\u{0}{i}");
-            match alone.failures(&at, part, object) {
+        let object_at = parent_pointer(&member.pointer);
+        // Another member of this object failed a part on the way: the same
+        // reason (its pointers are then reported once).
+        let known = chain
+            .iter()
+            .find_map(|part| told.get(&(object_at, part.key())));
+        if let Some(known) = known {
+            why = Some(known.clone());
+        }
+        for part in chain.iter().filter(|_| why.is_none()) {
+            if alone.spent >= BUDGET {
+                break;
+            }
+            match alone.failures(*part, object) {
                 None => continue,
                 // Held only by a branch that declares nothing (the empty
                 // branch of a flattened `Option`): the member's own branch
                 // says why.
-                Some(found) if found.is_empty() && alone.held_by_nothing(&at, part, object) => {
+                Some(found) if found.is_empty() && alone.held_by_nothing(*part, object) => {
                     continue;
                 }
                 Some(found) if found.is_empty() || found.iter().all(|v| v.keyword == "not") => {
@@ -87,20 +104,20 @@ pub(super) fn explain_unevaluated(
                     break;
                 }
                 Some(found) => {
+                    let found: Vec<Violation> = found
+                        .into_iter()
+                        .map(|mut v| {
+                            v.pointer = format!("{object_at}{}", v.pointer);
+                            v
+                        })
+                        .collect();
+                    told.insert((object_at, part.key()), found.clone());
                     why = Some(found);
                     break;
                 }
             }
         }
-        let object_at = parent_pointer(&member.pointer);
         if let Some(why) = why {
-            let why = why
-                .into_iter()
-                .map(|mut v| {
-                    v.pointer = format!("{object_at}{}", v.pointer);
-                    v
-                })
-                .collect();
             explained.push((&member.pointer, why));
         } else if other_variant {
             if let Some(report) = found.iter().find(|v| v.pointer == member.pointer) {
@@ -125,11 +142,57 @@ pub(super) fn explain_unevaluated(
     }
 }
 
+/// One part of an object's schema checked alone: a subschema, or the union
+/// of one keyword (`anyOf`/`oneOf`) of a subschema, as a whole.
+#[derive(Clone, Copy)]
+enum Part<'r> {
+    Schema(&'r Value),
+    Union(&'static str, &'r Value),
+}
+
+impl<'r> Part<'r> {
+    /// Its identity in the document (parts of many objects of one shape
+    /// are the same part).
+    fn key(self) -> (usize, &'static str) {
+        match self {
+            Part::Schema(schema) => (std::ptr::from_ref(schema) as usize, ""),
+            Part::Union(keyword, schema) => (std::ptr::from_ref(schema) as usize, keyword),
+        }
+    }
+
+    /// The part as a schema of its own.
+    fn schema(self) -> Option<serde_json::Map<String, Value>> {
+        match self {
+            Part::Schema(schema) => schema.as_object().cloned(),
+            Part::Union(keyword, schema) => Some(serde_json::Map::from_iter([(
+                keyword.to_owned(),
+                schema.get(keyword)?.clone(),
+            )])),
+        }
+    }
+
+    /// The branches of its union, if it is one.
+    fn branches(self) -> Option<&'r Vec<Value>> {
+        match self {
+            Part::Schema(schema) => ["anyOf", "oneOf"]
+                .into_iter()
+                .find_map(|keyword| schema.get(keyword).and_then(Value::as_array)),
+            Part::Union(keyword, schema) => schema.get(keyword).and_then(Value::as_array),
+        }
+    }
+}
+
 /// Pushes onto `chain` the parts of `node` that lead to one declaring
 /// `name` among its own `properties`, outermost first: its `$ref`'s target
 /// or `allOf` part, or its `anyOf`/`oneOf` (the union as a whole, then the
 /// branch). The first such part at each level. Whether one was found.
-fn parts_to(root: &Value, node: &Value, name: &str, chain: &mut Vec<Value>, depth: usize) -> bool {
+fn parts_to<'r>(
+    root: &'r Value,
+    node: &'r Value,
+    name: &str,
+    chain: &mut Vec<Part<'r>>,
+    depth: usize,
+) -> bool {
     let Value::Object(map) = node else {
         return false;
     };
@@ -154,11 +217,7 @@ fn parts_to(root: &Value, node: &Value, name: &str, chain: &mut Vec<Value>, dept
                 continue;
             };
             if let Some(branch) = branches.iter().find(|b| declares(b)) {
-                let union = serde_json::Map::from_iter([(
-                    keyword.to_owned(),
-                    Value::Array(branches.clone()),
-                )]);
-                chain.push(Value::Object(union));
+                chain.push(Part::Union(keyword, node));
                 found = Some(branch);
                 break;
             }
@@ -167,7 +226,7 @@ fn parts_to(root: &Value, node: &Value, name: &str, chain: &mut Vec<Value>, dept
     let Some(part) = found else {
         return false;
     };
-    chain.push(part.clone());
+    chain.push(Part::Schema(part));
     let own = part.get("properties").and_then(|p| p.get(name)).is_some();
     if !own {
         parts_to(root, part, name, chain, depth + 1);
@@ -180,31 +239,58 @@ fn parts_to(root: &Value, node: &Value, name: &str, chain: &mut Vec<Value>, dept
 /// parts to each member name of an object schema.
 struct Alone<'r> {
     root: &'r Value,
-    chains: HashMap<String, Vec<Value>>,
-    built: HashMap<String, Option<Validator>>,
+    chains: HashMap<String, Vec<Part<'r>>>,
+    /// Each part's validator, and the size of its schema.
+    built: HashMap<(usize, &'static str), Option<(Validator, usize)>>,
+    /// Bytes of part schema checked so far.
+    spent: usize,
 }
 
-impl Alone<'_> {
-    /// What `part` (named `key`) alone finds wrong with `object` (nothing:
-    /// it holds), or `None` when it cannot be checked alone. References
-    /// resolve against the root's definitions.
-    fn failures(&mut self, key: &str, part: &Value, object: &Value) -> Option<Vec<Violation>> {
+impl<'r> Alone<'r> {
+    /// What `part` alone finds wrong with `object` (nothing: it holds), or
+    /// `None` when it cannot be checked alone. References resolve against
+    /// the root's definitions.
+    fn failures(&mut self, part: Part<'r>, object: &Value) -> Option<Vec<Violation>> {
         let root = self.root;
         let validator = self
             .built
-            .entry(key.to_owned())
+            .entry(part.key())
             .or_insert_with(|| {
-                let mut alone = part.as_object()?.clone();
-                for defs in ["$defs", "definitions"] {
-                    if let Some(definitions) = root.get(defs) {
-                        alone
-                            .entry(defs.to_owned())
-                            .or_insert_with(|| definitions.clone());
+                let mut alone = part.schema()?;
+                // The definitions it reaches, not the whole document's.
+                let mut reached: Vec<&str> = Vec::new();
+                match part {
+                    Part::Schema(schema) => reach(root, schema, &mut reached),
+                    Part::Union(keyword, schema) => {
+                        if let Some(union) = schema.get(keyword) {
+                            reach(root, union, &mut reached);
+                        }
                     }
                 }
-                Validator::new(&Value::Object(alone)).ok()
+                for pointer in reached {
+                    let mut tokens = pointer.trim_start_matches('/').splitn(2, '/');
+                    let (Some(defs), Some(name)) = (tokens.next(), tokens.next()) else {
+                        continue;
+                    };
+                    let name = name.replace("~1", "/").replace("~0", "~");
+                    if let Some(definition) = root.get(defs).and_then(|d| d.get(&name)) {
+                        let slot = alone
+                            .entry(defs.to_owned())
+                            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+                        if let Value::Object(slot) = slot {
+                            slot.insert(name, definition.clone());
+                        }
+                    }
+                }
+                let alone = Value::Object(alone);
+                let size = alone.to_string().len();
+                Validator::new(&alone)
+                    .ok()
+                    .map(|validator| (validator, size))
             })
             .as_ref()?;
+        let (validator, size) = validator;
+        self.spent += size;
         Some(
             validator
                 .validate(object)
@@ -213,21 +299,44 @@ impl Alone<'_> {
         )
     }
 
-    /// Whether `part` (named `key`) is a union whose every branch that
-    /// holds for `object` declares no member.
-    fn held_by_nothing(&mut self, key: &str, part: &Value, object: &Value) -> bool {
-        let Some(branches) = ["anyOf", "oneOf"]
-            .into_iter()
-            .find_map(|keyword| part.get(keyword).and_then(Value::as_array))
-        else {
+    /// Whether `part` is a union whose every branch that holds for `object`
+    /// declares no member.
+    fn held_by_nothing(&mut self, part: Part<'r>, object: &Value) -> bool {
+        let Some(branches) = part.branches() else {
             return false;
         };
-        branches.iter().enumerate().all(|(i, branch)| {
+        branches.iter().all(|branch| {
             declared_fields(self.root, branch).is_empty()
                 || self
-                    .failures(&format!("{key}\u{0}b{i}"), branch, object)
+                    .failures(Part::Schema(branch), object)
                     .is_none_or(|found| !found.is_empty())
         })
+    }
+}
+
+/// Pushes the pointer of every definition `schema` reaches through `$ref`s
+/// (`/$defs/Name`), each once.
+fn reach<'r>(root: &'r Value, schema: &'r Value, reached: &mut Vec<&'r str>) {
+    match schema {
+        Value::Object(map) => {
+            for (keyword, value) in map {
+                if keyword == "$ref" {
+                    let Some(pointer) = value.as_str().and_then(|r| r.strip_prefix('#')) else {
+                        continue;
+                    };
+                    if !reached.contains(&pointer) {
+                        reached.push(pointer);
+                        if let Some(target) = root.pointer(pointer) {
+                            reach(root, target, reached);
+                        }
+                    }
+                } else {
+                    reach(root, value, reached);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| reach(root, item, reached)),
+        _ => {}
     }
 }
 

@@ -261,40 +261,56 @@ fn a_union_of_no_branch_says_nothing_can_be_read() {
 
 #[test]
 fn declared_members_of_parts_that_fail_say_why_and_past_a_bound_say_so() {
-    // An array of structs each flattening an `Option` of an enum.
-    let schema = json!({
-        "type": "array",
-        "items": {
-            "type": "object",
-            "properties": {"q": {"type": "string"}},
-            "anyOf": [
-                {"oneOf": [
-                    {"type": "object", "properties": {"Asc": {"type": "integer"}}, "required": ["Asc"]},
-                    {"type": "object", "properties": {"Desc": {"type": "integer"}}, "required": ["Desc"]}
-                ]},
-                {}
-            ],
-            "unevaluatedProperties": false
+    // An array of structs each flattening an `Option` of an enum: `fields`
+    // more members in each variant make the parts larger.
+    let schema = |fields: usize| {
+        let mut asc = serde_json::Map::new();
+        asc.insert("Asc".to_owned(), json!({"type": "integer"}));
+        for i in 0..fields {
+            asc.insert(
+                format!("pad{i}"),
+                json!({"type": "string", "description": "x".repeat(40)}),
+            );
         }
-    });
+        json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"q": {"type": "string"}},
+                "anyOf": [
+                    {"oneOf": [
+                        {"type": "object", "properties": asc, "required": ["Asc"]},
+                        {"type": "object", "properties": {"Desc": {"type": "integer"}}, "required": ["Desc"]}
+                    ]},
+                    {}
+                ],
+                "unevaluatedProperties": false
+            }
+        })
+    };
     let items: Vec<Value> = (0..70).map(|_| json!({"q": "x", "Asc": "1"})).collect();
-    let violations = Validator::new(&schema)
+    let explained = "expected integer, found string \"1\"";
+    let not_read =
+        "field `Asc` is not read as sent: the part of this object that declares it does not hold";
+    // Small parts: every item is explained.
+    let violations = Validator::new(&schema(0))
+        .unwrap()
+        .validate(&Value::Array(items.clone()))
+        .unwrap_err();
+    assert_eq!(violations.len(), 70);
+    assert_eq!(violations.0[0].pointer, "/0/Asc");
+    assert!(
+        violations.iter().all(|v| v.message == explained),
+        "{violations}"
+    );
+    // Large parts: the first items are explained, then the budget is spent
+    // and the rest say the member is not read as sent (never unknown).
+    let violations = Validator::new(&schema(200))
         .unwrap()
         .validate(&Value::Array(items))
         .unwrap_err();
     assert_eq!(violations.len(), 70);
-    assert_eq!(violations.0[0].pointer, "/0/Asc");
-    assert_eq!(
-        violations.0[0].message,
-        "expected integer, found string \"1\""
-    );
-    assert_eq!(
-        violations.0[63].message,
-        "expected integer, found string \"1\""
-    );
+    assert_eq!(violations.0[0].message, explained);
     assert_eq!(violations.0[69].pointer, "/69/Asc");
-    assert_eq!(
-        violations.0[69].message,
-        "field `Asc` is not read as sent: the part of this object that declares it does not hold"
-    );
+    assert_eq!(violations.0[69].message, not_read);
 }
