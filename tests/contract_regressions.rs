@@ -1610,6 +1610,15 @@ mod flattened_option {
             accepted::<HoldsSpan>(json!({"q": "x", "lo": 1, "top": 2})).span,
             Some(Span { lo: 1, hi: 2 })
         );
+        // Reported at the second name, in words (never the schema's JSON).
+        assert_eq!(
+            invalid_pointers::<HoldsSpan>(json!({"q": "x", "lo": 1, "hi": 2, "high": 3})),
+            ["/high"]
+        );
+        assert_eq!(
+            message_at::<HoldsSpan>(json!({"q": "x", "lo": 1, "high": 2, "top": 3}), "/top"),
+            "`high` and `top` are two names of one field: send one of them"
+        );
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]

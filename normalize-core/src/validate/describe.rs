@@ -156,6 +156,29 @@ pub(super) fn push_violations(
             let expected = "nothing (no value is allowed here)".to_owned();
             (expected, format!("no value is allowed here, found {found}"))
         }
+        ValidationErrorKind::Not { schema: excluded } => {
+            // A field sent under two of its names (`not` of pairs of
+            // required names, how a flattened struct refuses it), or a value
+            // of a form the schema excludes: never the schema's JSON.
+            if let Some((a, b)) = names_sent_together(excluded, error.instance()) {
+                let expected = format!("one of `{a}` and `{b}` (two names of one field)");
+                let message =
+                    format!("`{a}` and `{b}` are two names of one field: send one of them");
+                out.push(Violation {
+                    pointer: child_pointer(&pointer, &b),
+                    keyword,
+                    expected,
+                    found: format!("field `{b}` beside `{a}`"),
+                    message,
+                });
+                return;
+            }
+            let expected = "a value of another form (this one is excluded)".to_owned();
+            (
+                expected.clone(),
+                format!("expected {expected}, found {found}"),
+            )
+        }
         other => {
             // Bounds, formats and the rest: jsonschema's own wording of the
             // rule is already compact ("... is longer than 5 characters").
@@ -464,6 +487,25 @@ pub(super) fn drop_consequences(found: &mut Vec<Violation>, declared_elsewhere: 
     let keep: Vec<bool> = found.iter().map(|v| !is_consequence(v)).collect();
     let mut keep = keep.into_iter();
     found.retain(|_| keep.next().unwrap_or(true));
+}
+
+/// The two names of one pair `{"required": [a, b]}` of `excluded` (an
+/// `anyOf` of such pairs) that `instance` holds.
+fn names_sent_together(excluded: &Value, instance: &Value) -> Option<(String, String)> {
+    let pairs = excluded.get("anyOf")?.as_array()?;
+    let members = instance.as_object()?;
+    pairs
+        .iter()
+        .find_map(|pair| match pair.get("required")?.as_array()?.as_slice() {
+            [Value::String(a), Value::String(b)]
+                if pair.as_object()?.len() == 1
+                    && members.contains_key(a)
+                    && members.contains_key(b) =>
+            {
+                Some((a.clone(), b.clone()))
+            }
+            _ => None,
+        })
 }
 
 /// The expectation of the numeric and size keywords, in words.
