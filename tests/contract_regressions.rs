@@ -1681,6 +1681,39 @@ mod flattened_option {
         );
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct NeedsQ {
+        pub q: String,
+        pub n: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Middle {
+        pub a: u32,
+        #[serde(flatten)]
+        pub r: Option<NeedsQ>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Outer {
+        pub q: String,
+        #[serde(flatten)]
+        pub middle: Middle,
+    }
+
+    /// A name the outer struct reads never reaches a type flattened two
+    /// levels down (found by review: `n` was dropped, and the value's own
+    /// `{"q": "x", "a": 1}` was refused for `/n`).
+    #[test]
+    fn names_the_outer_struct_reads_never_reach_a_type_flattened_below() {
+        as_serde_reads::<Outer>(json!({"q": "x", "a": 1})).unwrap();
+        as_serde_reads::<Outer>(json!({"q": "x", "a": 1, "n": 2})).unwrap();
+        assert_eq!(
+            invalid_pointers::<Outer>(json!({"q": "x", "a": 1, "n": 2})),
+            ["/n"]
+        );
+    }
+
     #[test]
     fn no_union_at_the_root_so_providers_and_strict_mode_take_it() {
         // (A flattened `Option` of an enum keeps schemars' own `anyOf`.)

@@ -329,14 +329,17 @@ impl Gen<'_> {
                 // A type written `Option<T>`: `T`'s notes apply where its
                 // members are merged, and to `T` as a whole.
                 let inner = crate::shape::option_inner(ty).unwrap_or(ty);
+                let own = own_names(ir, field);
+                // What this struct reads itself never reaches the flattened
+                // type, nor any type that type flattens.
                 calls.push(quote_spanned! {at(ty)=>
+                    let __claimed = __annotator.claim(&[#(#own),*]);
                     (&#krate::Probe::<#inner>::new())
                         .__toolargs_annotate_flattened(__schema, __annotator);
                 });
                 if let Some(place) = self.place(&field.place) {
                     // serde drops what does not make a whole `T` of an
                     // `Option<T>`: the schema takes it whole or not at all.
-                    let own = own_names(ir, field);
                     calls.push(quote_spanned! {at(ty)=>
                         (&#krate::Probe::<#ty>::new()).__toolargs_flatten_optional(
                             __schema,
@@ -350,6 +353,7 @@ impl Gen<'_> {
                         );
                     });
                 }
+                calls.push(quote! { __annotator.release(__claimed); });
                 continue;
             }
             for ty in field.shape.others() {

@@ -91,6 +91,9 @@ pub struct VariantNote {
 /// through the generator that wrote it.
 pub struct Annotator<'g> {
     generator: &'g mut SchemaGenerator,
+    /// The names the structs that flatten the type being annotated read
+    /// themselves (serde gives them those members first).
+    claimed: Vec<&'static str>,
     /// Definition names the document really has (a lookup must not add any).
     known: HashSet<String>,
     /// Types already annotated (recursive types meet themselves).
@@ -106,9 +109,28 @@ impl<'g> Annotator<'g> {
         seen.insert(TypeId::of::<T>());
         Annotator {
             generator,
+            claimed: Vec::new(),
             known,
             seen,
         }
+    }
+
+    /// Notes that the struct flattening the next type reads `names` itself,
+    /// until [`Annotator::release`] with what this returns.
+    pub fn claim(&mut self, names: &[&'static str]) -> usize {
+        let before = self.claimed.len();
+        self.claimed.extend_from_slice(names);
+        before
+    }
+
+    /// Forgets the names claimed since `before`.
+    pub fn release(&mut self, before: usize) {
+        self.claimed.truncate(before);
+    }
+
+    /// The names the flattening structs around read themselves.
+    pub(crate) fn claimed(&self) -> &[&'static str] {
+        &self.claimed
     }
 
     /// Runs `f` with the generator that wrote the document; definitions it
@@ -145,7 +167,11 @@ impl<'g> Annotator<'g> {
             return;
         };
         let mut definition = std::mem::take(slot);
+        // A type in a field of its own is an object of its own: no names
+        // of the structs around are claimed there.
+        let claimed = std::mem::take(&mut self.claimed);
         T::__annotate(&mut definition, self);
+        self.claimed = claimed;
         if let Some(slot) = self.generator.definitions_mut().get_mut(&name) {
             *slot = definition;
         }

@@ -70,6 +70,13 @@ pub fn flatten_optional<F: JsonSchema>(
     let Value::Object(mut whole) = whole else {
         return;
     };
+    // Names the structs around read first never reach `T` either.
+    let own: Vec<&str> = own
+        .iter()
+        .copied()
+        .chain(annotator.claimed().iter().copied())
+        .collect();
+    let own = own.as_slice();
     let names: Vec<String> = match whole.get("properties") {
         Some(Value::Object(properties)) => properties
             .keys()
