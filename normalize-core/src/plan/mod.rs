@@ -54,7 +54,9 @@ use serde_json::Value;
 /// location's `const` or `enum` allows and that holds `&` (a variant renamed
 /// `"R&amp;D"`, a tag `"a&lt;b"`), sent exactly, is kept as sent. Decoding it
 /// would make a declared value impossible to send, whatever the model
-/// wrote; any other string there is decoded as RT-TOOL-8 says.
+/// wrote; any other string there is decoded as RT-TOOL-8 says, and where
+/// the location also takes a string of any content (an untagged enum's
+/// `String` variant beside the literal) nothing is kept.
 ///
 /// ```
 /// use toolargs_core::{Normalizer, VERBATIM_KEYWORD};
