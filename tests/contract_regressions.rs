@@ -1626,6 +1626,12 @@ mod flattened_option {
         pub ids: Vec<u32>,
         pub note: Option<String>,
         pub size: u32,
+        pub at: Option<Place>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Place {
+        pub shelf: u32,
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
@@ -1659,6 +1665,11 @@ mod flattened_option {
     fn nested_integers_nulls_tags_and_members_that_cannot_be_read() {
         let args: Value = serde_json::from_str(r#"{"q": "x", "ids": [1.0], "size": 1}"#).unwrap();
         assert_eq!(invalid_pointers::<HoldsLot>(args), ["/ids/0"]);
+        // Behind a `$ref` too.
+        let args: Value =
+            serde_json::from_str(r#"{"q": "x", "ids": [], "size": 1, "at": {"shelf": 2.0}}"#)
+                .unwrap();
+        assert_eq!(invalid_pointers::<HoldsLot>(args), ["/at/shelf"]);
         let null_only = json!({"q": "x", "note": null});
         let read: HoldsLot = serde_json::from_value(null_only.clone()).unwrap();
         assert_eq!(
@@ -1667,7 +1678,10 @@ mod flattened_option {
             "a null alone loses nothing"
         );
         as_serde_reads::<HoldsLot>(json!({"q": "x", "note": "n"})).unwrap();
-        as_serde_reads::<HoldsLot>(json!({"q": "x", "ids": [], "note": null, "size": 2})).unwrap();
+        as_serde_reads::<HoldsLot>(
+            json!({"q": "x", "ids": [], "note": null, "size": 2, "at": null}),
+        )
+        .unwrap();
 
         as_serde_reads::<Tagged2>(json!({"t": "V", "q": "x"})).unwrap();
         as_serde_reads::<Tagged2>(json!({"t": "V", "q": "x", "n": 1})).unwrap();

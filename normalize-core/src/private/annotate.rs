@@ -144,6 +144,28 @@ impl<'g> Annotator<'g> {
         answer
     }
 
+    /// Applies `mark` to the definitions `references` name (`#/$defs/Name`)
+    /// that the document holds, and to those each of them names in turn
+    /// (`mark` pushes them), each once.
+    pub(crate) fn mark_definitions(
+        &mut self,
+        mut references: Vec<String>,
+        mark: &mut dyn FnMut(&mut Value, &mut Vec<String>),
+    ) {
+        let mut done: HashSet<String> = HashSet::new();
+        while let Some(reference) = references.pop() {
+            let Some(name) = definition_name(&reference) else {
+                continue;
+            };
+            if !self.known.contains(&name) || !done.insert(name.clone()) {
+                continue;
+            }
+            if let Some(definition) = self.generator.definitions_mut().get_mut(&name) {
+                mark(definition, &mut references);
+            }
+        }
+    }
+
     /// Annotates `T`'s definition, once. A type schemars inlines has no
     /// definition of its own and is left as written.
     pub fn nested<T: ToolArgs>(&mut self) {

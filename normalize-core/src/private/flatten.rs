@@ -99,19 +99,23 @@ pub fn flatten_optional<F: JsonSchema>(
         return;
     };
     // Integers inside the flattened struct refuse `1.0`: serde would fail
-    // the struct and drop it. (Written inline: a struct below it, behind a
-    // `$ref`, is not reached.)
+    // the struct and drop it. Those of the definitions its members reach
+    // too (serde refuses `1.0` for an integer wherever it is).
     let mut nullable = Vec::new();
+    let mut references = Vec::new();
     if let Some(Value::Object(properties)) = object.get_mut("properties") {
         for name in &names {
             if let Some(member) = properties.get_mut(name) {
-                mark_integers(member);
+                mark_integers(member, &mut references);
                 if admits_null(member) {
                     nullable.push(name.clone());
                 }
             }
         }
     }
+    annotator.mark_definitions(references, &mut |definition, references| {
+        mark_integers(definition, references);
+    });
     let dependent = object
         .entry("dependentSchemas")
         .or_insert_with(|| Value::Object(Map::new()));
@@ -146,20 +150,25 @@ pub fn flatten_optional<F: JsonSchema>(
 }
 
 /// Marks every integer schema written inline in `schema` (items, members,
-/// branches; not behind a `$ref`) [`WRITTEN_AS_INTEGER`].
-fn mark_integers(schema: &mut Value) {
+/// branches) [`WRITTEN_AS_INTEGER`], and pushes the `$ref`s it holds.
+fn mark_integers(schema: &mut Value, references: &mut Vec<String>) {
     match schema {
         Value::Object(map) => {
             if takes_integers_only(map) {
                 map.insert(WRITTEN_AS_INTEGER.to_owned(), Value::Bool(true));
             }
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                references.push(reference.clone());
+            }
             for (keyword, child) in map.iter_mut() {
                 if !crate::integer_bounds::DATA.contains(&keyword.as_str()) && keyword != "not" {
-                    mark_integers(child);
+                    mark_integers(child, references);
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(mark_integers),
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| mark_integers(item, references)),
         _ => {}
     }
 }
