@@ -1728,6 +1728,74 @@ mod flattened_option {
         );
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct LoZ {
+        pub lo: u32,
+        pub z: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Two {
+        pub q: String,
+        #[serde(flatten)]
+        pub a: Option<Range>,
+        #[serde(flatten)]
+        pub b: Option<LoZ>,
+    }
+
+    #[derive(Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct LoOnly {
+        #[serde(default)]
+        pub lo: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct NonOptionFirst {
+        pub q: String,
+        #[serde(flatten)]
+        pub b: LoOnly,
+        #[serde(flatten)]
+        pub a: Option<Range>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct MapFirst {
+        pub q: String,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, Value>,
+        #[serde(flatten)]
+        pub a: Option<Range>,
+    }
+
+    /// serde hands a member to the first flattened field that takes it,
+    /// whole or not: a later one never sees it (found by review: `z`
+    /// dropped, and the values' own serializations refused).
+    #[test]
+    fn a_member_goes_to_the_first_flattened_field_that_takes_it() {
+        for args in [
+            json!({"q": "x", "lo": 1, "hi": 2, "z": 3}),
+            json!({"q": "x", "lo": 1, "hi": 2}),
+            json!({"q": "x", "lo": 1, "z": 2}),
+            json!({"q": "x"}),
+        ] {
+            as_serde_reads::<Two>(args).unwrap();
+        }
+        assert_eq!(
+            invalid_pointers::<Two>(json!({"q": "x", "lo": 1, "hi": 2, "z": 3})),
+            ["/z"]
+        );
+        for args in [
+            json!({"q": "x", "lo": 1, "hi": 2}),
+            json!({"q": "x", "lo": 1}),
+        ] {
+            as_serde_reads::<NonOptionFirst>(args).unwrap();
+        }
+        // A map first keeps every member: nothing of `Range` is ever lost.
+        let args = json!({"q": "x", "lo": 1});
+        let read: MapFirst = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(accepted::<MapFirst>(args), read);
+    }
+
     #[test]
     fn no_union_at_the_root_so_providers_and_strict_mode_take_it() {
         // (A flattened `Option` of an enum keeps schemars' own `anyOf`.)

@@ -354,6 +354,14 @@ impl Gen<'_> {
                     });
                 }
                 calls.push(quote! { __annotator.release(__claimed); });
+                if field.place == Place::Struct {
+                    // serde hands a member to the first flattened field that
+                    // takes it: the fields after this one never see this
+                    // one's members (nor any, after a map).
+                    calls.push(quote_spanned! {at(ty)=>
+                        (&#krate::Probe::<#ty>::new()).__toolargs_claim_flattened(__annotator);
+                    });
+                }
                 continue;
             }
             for ty in field.shape.others() {
@@ -366,6 +374,14 @@ impl Gen<'_> {
                     (&#krate::Probe::<#ty>::new()).__toolargs_annotate_nested(__annotator);
                 });
             }
+        }
+        let siblings = ir
+            .fields
+            .iter()
+            .any(|f| f.flatten && !f.skipped && !f.schema_elsewhere && f.place == Place::Struct);
+        if siblings {
+            calls.insert(0, quote! { let __siblings = __annotator.claim(&[]); });
+            calls.push(quote! { __annotator.release(__siblings); });
         }
         quote! {
             #open

@@ -16,6 +16,10 @@ use serde_json::{Map, Value};
 use std::any::TypeId;
 use std::collections::HashSet;
 
+/// Claimed by a flattened map: it keeps every member, so nothing of a
+/// flattened type after it is ever lost.
+pub(crate) const EVERYTHING: &str = "\u{0}*";
+
 /// The annotation keyword on an alias's property: the field's wire name.
 /// Consumers that show one name per field (strict exports, grammars) skip
 /// such properties; validation accepts them.
@@ -92,8 +96,10 @@ pub struct VariantNote {
 pub struct Annotator<'g> {
     generator: &'g mut SchemaGenerator,
     /// The names the structs that flatten the type being annotated read
-    /// themselves (serde gives them those members first).
-    claimed: Vec<&'static str>,
+    /// themselves, and those the flattened structs before it took (serde
+    /// gives them those members first). [`EVERYTHING`] when a flattened map
+    /// before it keeps every member.
+    claimed: Vec<String>,
     /// Definition names the document really has (a lookup must not add any).
     known: HashSet<String>,
     /// Types already annotated (recursive types meet themselves).
@@ -119,7 +125,8 @@ impl<'g> Annotator<'g> {
     /// until [`Annotator::release`] with what this returns.
     pub fn claim(&mut self, names: &[&'static str]) -> usize {
         let before = self.claimed.len();
-        self.claimed.extend_from_slice(names);
+        self.claimed
+            .extend(names.iter().map(|name| (*name).to_owned()));
         before
     }
 
@@ -129,8 +136,34 @@ impl<'g> Annotator<'g> {
     }
 
     /// The names the flattening structs around read themselves.
-    pub(crate) fn claimed(&self) -> &[&'static str] {
+    pub(crate) fn claimed(&self) -> &[String] {
         &self.claimed
+    }
+
+    /// Notes that a flattened field of type `F` comes before the next ones:
+    /// a struct takes its members (serde hands them to it first, whole or
+    /// not), a map keeps every member for itself.
+    pub(crate) fn claim_flattened<F: schemars::JsonSchema>(&mut self) {
+        let form = self.with_generator(|generator| {
+            schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value()
+        });
+        let Value::Object(form) = form else {
+            return;
+        };
+        if [
+            "additionalProperties",
+            "unevaluatedProperties",
+            "patternProperties",
+        ]
+        .iter()
+        .any(|k| form.get(*k).is_some_and(|v| v != &Value::Bool(false)))
+        {
+            self.claimed.push(EVERYTHING.to_owned());
+            return;
+        }
+        if let Some(Value::Object(properties)) = form.get("properties") {
+            self.claimed.extend(properties.keys().cloned());
+        }
     }
 
     /// Runs `f` with the generator that wrote the document; definitions it

@@ -20,7 +20,7 @@
 //! plain object, with no union at its root (providers refuse one there), and
 //! its integers refuse `1.0`, as serde does inside the flattened field.
 
-use super::annotate::{ALIAS_OF, Annotator, Place, locate};
+use super::annotate::{ALIAS_OF, Annotator, EVERYTHING, Place, locate};
 use crate::plan::admits_null;
 use crate::untagged::forms::takes_integers_only;
 use crate::validate::WRITTEN_AS_INTEGER;
@@ -70,11 +70,16 @@ pub fn flatten_optional<F: JsonSchema>(
     let Value::Object(mut whole) = whole else {
         return;
     };
-    // Names the structs around read first never reach `T` either.
+    // Names the structs around, and the flattened structs before it, read
+    // first never reach `T` either; after a flattened map nothing of `T`
+    // is lost (the map keeps what `T` does not take).
+    if annotator.claimed().iter().any(|name| name == EVERYTHING) {
+        return;
+    }
     let own: Vec<&str> = own
         .iter()
         .copied()
-        .chain(annotator.claimed().iter().copied())
+        .chain(annotator.claimed().iter().map(String::as_str))
         .collect();
     let own = own.as_slice();
     let names: Vec<String> = match whole.get("properties") {

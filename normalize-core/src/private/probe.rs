@@ -121,6 +121,8 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
 /// Chosen for a flattened field whose type implements `JsonSchema`: rewrites
 /// the schema where the type is an `Option` (see [`super::flatten_optional`]).
 pub trait ViaJsonSchema {
+    /// Notes the members this flattened type takes before the next ones.
+    fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>);
     /// Rewrites the object at `place`, which flattens this type.
     fn __toolargs_flatten_optional(
         &self,
@@ -133,6 +135,10 @@ pub trait ViaJsonSchema {
 }
 
 impl<T: schemars::JsonSchema> ViaJsonSchema for Probe<T> {
+    fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>) {
+        annotator.claim_flattened::<T>();
+    }
+
     fn __toolargs_flatten_optional(
         &self,
         schema: &mut Value,
@@ -149,6 +155,8 @@ impl<T: schemars::JsonSchema> ViaJsonSchema for Probe<T> {
 /// parameter of a generic derived type): the schema is left as schemars
 /// wrote it.
 pub trait ViaNoSchema {
+    /// Nothing known of the type: nothing claimed.
+    fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>);
     /// Nothing to rewrite.
     fn __toolargs_flatten_optional(
         &self,
@@ -161,6 +169,8 @@ pub trait ViaNoSchema {
 }
 
 impl<T: ?Sized> ViaNoSchema for &Probe<T> {
+    fn __toolargs_claim_flattened(&self, _annotator: &mut Annotator<'_>) {}
+
     fn __toolargs_flatten_optional(
         &self,
         _schema: &mut Value,
