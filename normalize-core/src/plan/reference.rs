@@ -41,6 +41,24 @@ pub(crate) fn resolve<'r>(
     Some((pointer, target))
 }
 
+/// The definitions keyword (`$defs` or `definitions`) and the unescaped
+/// name a pointer `/$defs/Name` names, or `None` for any other pointer.
+pub(crate) fn definition_at(pointer: &str) -> Option<(&'static str, String)> {
+    let (keyword, token) = ["$defs", "definitions"].into_iter().find_map(|keyword| {
+        let token = pointer
+            .strip_prefix('/')?
+            .strip_prefix(keyword)?
+            .strip_prefix('/')?;
+        Some((keyword, token))
+    })?;
+    (!token.contains('/')).then(|| (keyword, unescape_token(token)))
+}
+
+/// One reference token unescaped (RFC 6901: `~1` is `/`, `~0` is `~`).
+pub(crate) fn unescape_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
 fn percent_decode(text: &str) -> Option<String> {
     if !text.contains('%') {
         return Some(text.to_owned());

@@ -9,7 +9,7 @@
 //! identity, never by its name: schemars renames a definition on a clash
 //! (`Filter2`), so a name says nothing about which type it holds.
 
-use crate::plan::reference::ref_pointer;
+use crate::plan::reference::{definition_at, ref_pointer};
 use crate::tool_args::ToolArgs;
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
@@ -235,14 +235,7 @@ impl<'g> Annotator<'g> {
 
 /// The definition name a `#/$defs/Name` reference names.
 fn definition_name(reference: &str) -> Option<String> {
-    let pointer = ref_pointer(reference)?;
-    let token = pointer
-        .strip_prefix("/$defs/")
-        .or_else(|| pointer.strip_prefix("/definitions/"))?;
-    if token.contains('/') {
-        return None;
-    }
-    Some(token.replace("~1", "/").replace("~0", "~"))
+    definition_at(&ref_pointer(reference)?).map(|(_, name)| name)
 }
 
 /// Applies every field note to the type's own schema `schema`.

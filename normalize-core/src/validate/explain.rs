@@ -12,6 +12,7 @@
 
 use super::describe::{Declared, declared_fields, parent_pointer};
 use super::{Validator, Violation};
+use crate::plan::reference::{definition_at, resolve, unescape_token};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -77,18 +78,15 @@ pub(super) fn explain_unevaluated(
         // reads first), means the member belongs to a variant other than
         // the one that reads the object.
         let mut other_variant = false;
-        let mut why = None;
         let object_at = parent_pointer(&member.pointer);
         // Another member of this object failed a part on the way: the same
         // reason (its pointers are then reported once).
-        let known = chain
+        let mut why = chain
             .iter()
-            .find_map(|part| told.get(&(object_at, part.key())));
-        if let Some(known) = known {
-            why = Some(known.clone());
-        }
-        for part in chain.iter().filter(|_| why.is_none()) {
-            if alone.spent >= BUDGET {
+            .find_map(|part| told.get(&(object_at, part.key())))
+            .cloned();
+        for part in &chain {
+            if why.is_some() || alone.spent >= BUDGET {
                 break;
             }
             match alone.failures(*part, object) {
@@ -200,11 +198,7 @@ fn parts_to<'r>(
         return false;
     }
     let declares = |part: &Value| declared_fields(root, part).iter().any(|f| f == name);
-    let target = map
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| r.strip_prefix('#'))
-        .and_then(|p| root.pointer(p));
+    let target = resolve(root, map).map(|(_, target)| target);
     let all_of = map
         .get("allOf")
         .and_then(Value::as_array)
@@ -258,7 +252,7 @@ impl<'r> Alone<'r> {
             .or_insert_with(|| {
                 let mut alone = part.schema()?;
                 // The definitions it reaches, not the whole document's.
-                let mut reached: Vec<&str> = Vec::new();
+                let mut reached: Vec<String> = Vec::new();
                 match part {
                     Part::Schema(schema) => reach(root, schema, &mut reached),
                     Part::Union(keyword, schema) => {
@@ -268,18 +262,16 @@ impl<'r> Alone<'r> {
                     }
                 }
                 for pointer in reached {
-                    let mut tokens = pointer.trim_start_matches('/').splitn(2, '/');
-                    let (Some(defs), Some(name)) = (tokens.next(), tokens.next()) else {
+                    let (Some((keyword, name)), Some(definition)) =
+                        (definition_at(&pointer), root.pointer(&pointer))
+                    else {
                         continue;
                     };
-                    let name = name.replace("~1", "/").replace("~0", "~");
-                    if let Some(definition) = root.get(defs).and_then(|d| d.get(&name)) {
-                        let slot = alone
-                            .entry(defs.to_owned())
-                            .or_insert_with(|| Value::Object(serde_json::Map::new()));
-                        if let Value::Object(slot) = slot {
-                            slot.insert(name, definition.clone());
-                        }
+                    let slot = alone
+                        .entry(keyword.to_owned())
+                        .or_insert_with(|| Value::Object(serde_json::Map::new()));
+                    if let Value::Object(slot) = slot {
+                        slot.insert(name, definition.clone());
                     }
                 }
                 let alone = Value::Object(alone);
@@ -314,23 +306,19 @@ impl<'r> Alone<'r> {
     }
 }
 
-/// Pushes the pointer of every definition `schema` reaches through `$ref`s
+/// Pushes the pointer of every schema `schema` reaches through `$ref`s
 /// (`/$defs/Name`), each once.
-fn reach<'r>(root: &'r Value, schema: &'r Value, reached: &mut Vec<&'r str>) {
+fn reach(root: &Value, schema: &Value, reached: &mut Vec<String>) {
     match schema {
         Value::Object(map) => {
+            if let Some((pointer, target)) = resolve(root, map) {
+                if !reached.contains(&pointer) {
+                    reached.push(pointer);
+                    reach(root, target, reached);
+                }
+            }
             for (keyword, value) in map {
-                if keyword == "$ref" {
-                    let Some(pointer) = value.as_str().and_then(|r| r.strip_prefix('#')) else {
-                        continue;
-                    };
-                    if !reached.contains(&pointer) {
-                        reached.push(pointer);
-                        if let Some(target) = root.pointer(pointer) {
-                            reach(root, target, reached);
-                        }
-                    }
-                } else {
+                if keyword != "$ref" {
                     reach(root, value, reached);
                 }
             }
@@ -342,6 +330,5 @@ fn reach<'r>(root: &'r Value, schema: &'r Value, reached: &mut Vec<&'r str>) {
 
 /// The last reference token of a JSON pointer, unescaped.
 fn last_token(pointer: &str) -> String {
-    let token = pointer.rsplit_once('/').map_or(pointer, |(_, token)| token);
-    token.replace("~1", "/").replace("~0", "~")
+    unescape_token(pointer.rsplit_once('/').map_or(pointer, |(_, token)| token))
 }
