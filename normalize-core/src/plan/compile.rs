@@ -31,10 +31,12 @@ pub(super) fn compile(schema: &Value) -> Result<SchemaPlan, SchemaError> {
     let mut nodes = compiler.nodes;
     find_tags(&mut nodes);
     fix_types(&mut nodes);
-    let has_verbatim = spread_verbatim(&mut nodes);
+    let has_marks = spread_verbatim(&mut nodes);
+    let has_literals = nodes.iter().any(|node| node.verbatim_literals);
     Ok(SchemaPlan {
         nodes,
-        has_verbatim,
+        has_verbatim: has_marks || has_literals,
+        has_literals,
         root,
     })
 }
@@ -430,7 +432,7 @@ fn spread_verbatim(nodes: &mut [Node]) -> bool {
     }
     let mut work: Vec<NodeId> = Vec::new();
     for (id, node) in nodes.iter_mut().enumerate() {
-        if node.own_verbatim || node.verbatim_literals {
+        if node.own_verbatim {
             node.maybe_verbatim = true;
             work.push(id as NodeId);
         }

@@ -578,7 +578,8 @@ impl SchemaPlan {
         // it would make it impossible to send. Unless the location also
         // takes a string of any content (an untagged enum's `String`
         // variant), which RT-TOOL-8 decodes as ever.
-        value.is_string()
+        self.has_literals
+            && value.is_string()
             && self.literal_in(loc, value, &mut Walk::new())
             && !self.free_string_in(loc, &mut Walk::new())
     }
@@ -586,7 +587,7 @@ impl SchemaPlan {
     /// Whether a node at `loc` (through `$ref`, `allOf` and every union
     /// branch) declares the string `value` as a literal holding `&`.
     fn literal_in(&self, loc: &Loc, value: &Value, walk: &mut Walk) -> bool {
-        self.any_node(loc, walk, &mut |node| {
+        self.any_node(loc, false, walk, &mut |node| {
             node.verbatim_literals && node.allowed.iter().flatten().any(|a| a == value)
         })
     }
@@ -594,7 +595,7 @@ impl SchemaPlan {
     /// Whether a node at `loc` takes a string of any content: it says
     /// `string` with no `const`/`enum`, or says nothing at all.
     fn free_string_in(&self, loc: &Loc, walk: &mut Walk) -> bool {
-        self.any_node(loc, walk, &mut |node| {
+        self.any_node(loc, true, walk, &mut |node| {
             node.allowed.is_none()
                 && node.own_types.contains(JsonType::String)
                 && (node.own_types != TypeSet::ALL
@@ -603,19 +604,32 @@ impl SchemaPlan {
     }
 
     /// Whether `hit` holds for a node at `loc`, through `$ref`/`allOf` and
-    /// every branch of a union (within the walk's budget).
-    fn any_node(&self, loc: &Loc, walk: &mut Walk, hit: &mut dyn FnMut(&Node) -> bool) -> bool {
+    /// every branch of a union (within the walk's budget); `any` answers
+    /// for `true` (any value).
+    fn any_node(
+        &self,
+        loc: &Loc,
+        any: bool,
+        walk: &mut Walk,
+        hit: &mut dyn FnMut(&Node) -> bool,
+    ) -> bool {
         match loc {
-            Loc::Any => hit_any(hit),
+            Loc::Any => any,
             Loc::Never => false,
-            Loc::Node(id) | Loc::Branch(id) => self.node_any(*id, walk, hit),
+            Loc::Node(id) | Loc::Branch(id) => self.node_any(*id, any, walk, hit),
             Loc::All(parts) | Loc::AnyOf(parts) => {
-                parts.iter().any(|p| self.any_node(p, walk, hit))
+                parts.iter().any(|p| self.any_node(p, any, walk, hit))
             }
         }
     }
 
-    fn node_any(&self, id: NodeId, walk: &mut Walk, hit: &mut dyn FnMut(&Node) -> bool) -> bool {
+    fn node_any(
+        &self,
+        id: NodeId,
+        any: bool,
+        walk: &mut Walk,
+        hit: &mut dyn FnMut(&Node) -> bool,
+    ) -> bool {
         let node = self.node(id);
         if hit(node) {
             return true;
@@ -627,11 +641,7 @@ impl SchemaPlan {
             .conjuncts
             .iter()
             .chain(node.unions.iter().flatten())
-            .any(|sub| match sub {
-                Sub::Node(child) => self.node_any(*child, walk, hit),
-                Sub::Any => hit_any(hit),
-                Sub::Never => false,
-            });
+            .any(|&sub| self.any_node(&Loc::from(sub), any, walk, hit));
         walk.leave();
         found
     }
@@ -775,12 +785,4 @@ impl SchemaPlan {
             }
         }
     }
-}
-
-/// `true` (any value): takes a string of any content, declares no literal.
-fn hit_any(hit: &mut dyn FnMut(&Node) -> bool) -> bool {
-    hit(&Node {
-        own_types: TypeSet::ALL,
-        ..Node::default()
-    })
 }

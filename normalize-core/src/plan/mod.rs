@@ -119,7 +119,8 @@ pub(crate) struct Node {
     /// sent exactly, is kept as sent (see [`VERBATIM_KEYWORD`]'s docs).
     verbatim_literals: bool,
     /// This node, or a node reachable through `$ref`/`allOf`/`anyOf`/`oneOf`,
-    /// carries the mark: only then is the value-dependent check needed.
+    /// carries the mark: only then is the value-dependent check needed
+    /// (declared literals are looked for apart).
     maybe_verbatim: bool,
 }
 
@@ -162,9 +163,13 @@ struct ArrayRules {
 #[derive(Debug)]
 pub struct SchemaPlan {
     nodes: Vec<Node>,
-    /// Some node carries [`VERBATIM_KEYWORD`]; without one, the verbatim
-    /// check costs one branch per location.
+    /// Some node carries [`VERBATIM_KEYWORD`] or declares a literal kept as
+    /// sent; without either, the verbatim check costs one branch per
+    /// location.
     has_verbatim: bool,
+    /// Some node declares a literal kept as sent: only then does a string
+    /// that no mark covers look for one.
+    has_literals: bool,
     root: Sub,
 }
 
