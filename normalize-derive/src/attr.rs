@@ -192,7 +192,7 @@ pub fn schemars_effect(attrs: &[Attribute]) -> SchemarsEffect {
 
 /// The name a `#[schemars(rename = "...")]` gives a field or variant in
 /// the schema, if one does.
-pub fn schemars_rename(attrs: &[Attribute]) -> Option<syn::LitStr> {
+fn schemars_rename(attrs: &[Attribute]) -> Option<syn::LitStr> {
     let mut rename = None;
     let mut skip = false;
     for attr in attrs.iter().filter(|a| a.path().is_ident("schemars")) {

@@ -134,9 +134,6 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
     }
 }
 
-/// The location of `ty` with call-site hygiene: errors land on the field's
-/// type, while the generated locals (`__value`, ...) still resolve when the
-/// type came from a `macro_rules!` fragment with its own hygiene.
 /// The names the fields beside `field` (in the same object) are read
 /// under: serde gives such a member to them, never to a flattened field.
 fn own_names<'i>(ir: &'i Input<'_>, field: &'i Field<'_>) -> Vec<&'i str> {
@@ -156,6 +153,9 @@ fn own_names<'i>(ir: &'i Input<'_>, field: &'i Field<'_>) -> Vec<&'i str> {
         .collect()
 }
 
+/// The location of `ty` with call-site hygiene: errors land on the field's
+/// type, while the generated locals (`__value`, ...) still resolve when the
+/// type came from a `macro_rules!` fragment with its own hygiene.
 fn at(ty: &syn::Type) -> proc_macro2::Span {
     proc_macro2::Span::call_site().located_at(ty.span())
 }
@@ -319,6 +319,8 @@ impl Gen<'_> {
             .then(|| quote!(#krate::annotate_variants(__schema, &[#(#variant_notes),*]);));
         let mut seen_types: Vec<String> = Vec::new();
         let mut calls = Vec::new();
+        // Whether flattened fields of the struct claim names for the next.
+        let mut siblings = false;
         for field in ir
             .fields
             .iter()
@@ -345,7 +347,6 @@ impl Gen<'_> {
                             __schema,
                             __annotator,
                             #place,
-                            &[#(#own),*],
                             &mut |__whole, __annotator| {
                                 (&#krate::Probe::<#inner>::new())
                                     .__toolargs_annotate_flattened(__whole, __annotator);
@@ -358,6 +359,7 @@ impl Gen<'_> {
                     // serde hands a member to the first flattened field that
                     // takes it: the fields after this one never see this
                     // one's members (nor any, after a map).
+                    siblings = true;
                     calls.push(quote_spanned! {at(ty)=>
                         (&#krate::Probe::<#ty>::new()).__toolargs_claim_flattened(__annotator);
                     });
@@ -375,10 +377,6 @@ impl Gen<'_> {
                 });
             }
         }
-        let siblings = ir
-            .fields
-            .iter()
-            .any(|f| f.flatten && !f.skipped && !f.schema_elsewhere && f.place == Place::Struct);
         if siblings {
             calls.insert(0, quote! { let __siblings = __annotator.claim(&[]); });
             calls.push(quote! { __annotator.release(__siblings); });

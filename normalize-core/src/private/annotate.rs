@@ -150,14 +150,7 @@ impl<'g> Annotator<'g> {
         let Value::Object(form) = form else {
             return;
         };
-        if [
-            "additionalProperties",
-            "unevaluatedProperties",
-            "patternProperties",
-        ]
-        .iter()
-        .any(|k| form.get(*k).is_some_and(|v| v != &Value::Bool(false)))
-        {
+        if super::flatten::takes_any_member(&form) {
             self.claimed.push(EVERYTHING.to_owned());
             return;
         }
@@ -183,7 +176,7 @@ impl<'g> Annotator<'g> {
     pub(crate) fn mark_definitions(
         &mut self,
         mut references: Vec<String>,
-        mark: &mut dyn FnMut(&mut Value, &mut Vec<String>),
+        mark: fn(&mut Value, &mut Vec<String>),
     ) {
         let mut done: HashSet<String> = HashSet::new();
         while let Some(reference) = references.pop() {
@@ -205,12 +198,8 @@ impl<'g> Annotator<'g> {
         if !self.seen.insert(TypeId::of::<T>()) {
             return;
         }
-        let reference = self.generator.subschema_for::<T>();
-        let known = &self.known;
         // Asking for a type the document does not hold would add it.
-        self.generator
-            .definitions_mut()
-            .retain(|name, _| known.contains(name));
+        let reference = self.with_generator(|generator| generator.subschema_for::<T>());
         let Some(name) = reference
             .get("$ref")
             .and_then(Value::as_str)

@@ -22,28 +22,28 @@
 
 use super::annotate::{ALIAS_OF, Annotator, EVERYTHING, Place, locate};
 use crate::plan::admits_null;
-use crate::untagged::forms::takes_integers_only;
-use crate::validate::WRITTEN_AS_INTEGER;
+use crate::untagged::forms::mark_written_as_integer;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 /// Rewrites the schema of the object at `place` in `schema`, which flattens
 /// a field of type `F`, when `F` is an `Option` of a struct: each member of
 /// the struct requires the whole struct (see the docs of the `flatten`
-/// module). `own` are the names the object's other fields are read under: a
-/// member with one of those names never reaches the struct. `annotate`
-/// applies the struct's own annotations (a `ToolArgs` type's aliases and
-/// marks) to its schema.
-pub fn flatten_optional<F: JsonSchema>(
+/// module). The names the annotator holds claimed (the object's other
+/// fields, the structs around it, the flattened fields before this one)
+/// never reach the struct. `annotate` applies the struct's own annotations
+/// (a `ToolArgs` type's aliases and marks) to its schema.
+pub(crate) fn flatten_optional<F: JsonSchema>(
     schema: &mut Value,
     annotator: &mut Annotator<'_>,
     place: Place,
-    own: &[&str],
-    annotate: &mut dyn FnMut(&mut Value, &mut Annotator<'_>),
+    annotate: Annotate<'_>,
 ) {
     // schemars' derive flattens a field through these two hidden items;
     // generated code calls them, so they live as long as the derive does.
-    if !F::_schemars_private_is_option() {
+    // After a flattened map nothing of `T` is lost (the map keeps what `T`
+    // does not take).
+    if !F::_schemars_private_is_option() || annotator.claimed().iter().any(|n| n == EVERYTHING) {
         return;
     }
     let mut whole = annotator.with_generator(|generator| {
@@ -55,14 +55,7 @@ pub fn flatten_optional<F: JsonSchema>(
     let composed = ["anyOf", "oneOf", "$ref", "not", "if"]
         .iter()
         .any(|k| map.contains_key(*k));
-    let takes_any = [
-        "additionalProperties",
-        "unevaluatedProperties",
-        "patternProperties",
-    ]
-    .iter()
-    .any(|k| map.contains_key(*k));
-    if composed || takes_any {
+    if composed || takes_any_member(map) {
         // An enum (closing handles it), or a map (takes every member).
         return;
     }
@@ -70,17 +63,7 @@ pub fn flatten_optional<F: JsonSchema>(
     let Value::Object(mut whole) = whole else {
         return;
     };
-    // Names the structs around, and the flattened structs before it, read
-    // first never reach `T` either; after a flattened map nothing of `T`
-    // is lost (the map keeps what `T` does not take).
-    if annotator.claimed().iter().any(|name| name == EVERYTHING) {
-        return;
-    }
-    let own: Vec<&str> = own
-        .iter()
-        .copied()
-        .chain(annotator.claimed().iter().map(String::as_str))
-        .collect();
+    let own: Vec<&str> = annotator.claimed().iter().map(String::as_str).collect();
     let own = own.as_slice();
     let names: Vec<String> = match whole.get("properties") {
         Some(Value::Object(properties)) => properties
@@ -118,9 +101,7 @@ pub fn flatten_optional<F: JsonSchema>(
             }
         }
     }
-    annotator.mark_definitions(references, &mut |definition, references| {
-        mark_integers(definition, references);
-    });
+    annotator.mark_definitions(references, mark_integers);
     let dependent = object
         .entry("dependentSchemas")
         .or_insert_with(|| Value::Object(Map::new()));
@@ -159,9 +140,7 @@ pub fn flatten_optional<F: JsonSchema>(
 fn mark_integers(schema: &mut Value, references: &mut Vec<String>) {
     match schema {
         Value::Object(map) => {
-            if takes_integers_only(map) {
-                map.insert(WRITTEN_AS_INTEGER.to_owned(), Value::Bool(true));
-            }
+            mark_written_as_integer(map);
             if let Some(Value::String(reference)) = map.get("$ref") {
                 references.push(reference.clone());
             }
@@ -176,6 +155,21 @@ fn mark_integers(schema: &mut Value, references: &mut Vec<String>) {
             .for_each(|item| mark_integers(item, references)),
         _ => {}
     }
+}
+
+/// The closure that applies a flattened type's own annotations to its schema.
+pub type Annotate<'a> = &'a mut dyn FnMut(&mut Value, &mut Annotator<'_>);
+
+/// Whether an object schema takes members it does not name (a map, a
+/// flattened map): a `false` there takes none.
+pub(super) fn takes_any_member(map: &Map<String, Value>) -> bool {
+    [
+        "additionalProperties",
+        "unevaluatedProperties",
+        "patternProperties",
+    ]
+    .iter()
+    .any(|k| map.get(*k).is_some_and(|v| v != &Value::Bool(false)))
 }
 
 /// What any member of the flattened struct `whole` requires of the object:

@@ -35,7 +35,6 @@ pub use annotate::{
     ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
     annotate_variants, open,
 };
-pub use flatten::flatten_optional;
 pub use probe::{Probe, ViaJsonSchema, ViaNoSchema, ViaPlan, ViaToolArgs};
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 

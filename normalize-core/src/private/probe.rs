@@ -9,6 +9,7 @@
 //! result.
 
 use super::annotate::Annotator;
+use super::flatten::Annotate;
 use super::walk::any;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
@@ -119,7 +120,7 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
 }
 
 /// Chosen for a flattened field whose type implements `JsonSchema`: rewrites
-/// the schema where the type is an `Option` (see [`super::flatten_optional`]).
+/// the schema where the type is an `Option` (see the `flatten` module).
 pub trait ViaJsonSchema {
     /// Notes the members this flattened type takes before the next ones.
     fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>);
@@ -129,8 +130,7 @@ pub trait ViaJsonSchema {
         schema: &mut Value,
         annotator: &mut Annotator<'_>,
         place: super::Place,
-        own: &[&str],
-        annotate: &mut dyn FnMut(&mut Value, &mut Annotator<'_>),
+        annotate: Annotate<'_>,
     );
 }
 
@@ -144,10 +144,9 @@ impl<T: schemars::JsonSchema> ViaJsonSchema for Probe<T> {
         schema: &mut Value,
         annotator: &mut Annotator<'_>,
         place: super::Place,
-        own: &[&str],
-        annotate: &mut dyn FnMut(&mut Value, &mut Annotator<'_>),
+        annotate: Annotate<'_>,
     ) {
-        super::flatten_optional::<T>(schema, annotator, place, own, annotate);
+        super::flatten::flatten_optional::<T>(schema, annotator, place, annotate);
     }
 }
 
@@ -163,8 +162,7 @@ pub trait ViaNoSchema {
         schema: &mut Value,
         annotator: &mut Annotator<'_>,
         place: super::Place,
-        own: &[&str],
-        annotate: &mut dyn FnMut(&mut Value, &mut Annotator<'_>),
+        annotate: Annotate<'_>,
     );
 }
 
@@ -176,8 +174,7 @@ impl<T: ?Sized> ViaNoSchema for &Probe<T> {
         _schema: &mut Value,
         _annotator: &mut Annotator<'_>,
         _place: super::Place,
-        _own: &[&str],
-        _annotate: &mut dyn FnMut(&mut Value, &mut Annotator<'_>),
+        _annotate: Annotate<'_>,
     ) {
     }
 }

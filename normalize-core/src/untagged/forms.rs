@@ -46,9 +46,7 @@ impl<'r> Readings<'r> {
                 if map.get("uniqueItems").is_some_and(Value::is_boolean) {
                     map.remove("uniqueItems");
                 }
-                if takes_integers_only(map) {
-                    map.insert(WRITTEN_AS_INTEGER.to_owned(), Value::Bool(true));
-                }
+                mark_written_as_integer(map);
                 if let Some(Value::String(reference)) = map.get_mut("$ref") {
                     if let Some(target) = ref_pointer(reference) {
                         if self.raw.pointer(&target).is_some() {
@@ -320,7 +318,15 @@ pub(super) fn unit_variants(schema: &Value) -> Option<Value> {
 }
 
 /// Whether an object schema takes integers and no other number.
-pub(crate) fn takes_integers_only(map: &Map<String, Value>) -> bool {
+/// Marks a schema that takes integers only [`WRITTEN_AS_INTEGER`]: serde's
+/// integers refuse `2.0`.
+pub(crate) fn mark_written_as_integer(map: &mut Map<String, Value>) {
+    if takes_integers_only(map) {
+        map.insert(WRITTEN_AS_INTEGER.to_owned(), Value::Bool(true));
+    }
+}
+
+fn takes_integers_only(map: &Map<String, Value>) -> bool {
     match map.get("type") {
         Some(Value::String(name)) => name == "integer",
         Some(Value::Array(names)) => {
