@@ -320,19 +320,13 @@ impl<'s> Closer<'s> {
                 Closable::Nothing
             };
         }
+        // Anything else, `{}` with annotations only included, describes no
+        // struct: as one part of an object, `{}` evaluates no member (the
+        // branch schemars adds for a flattened `Option`, taken when nothing
+        // of it was sent), so it keeps no member from being closed. `true`
+        // (schemars' schema for `serde_json::Value`) stays open, above.
         let mut found = if map.contains_key("properties") || says_object(map) {
             Closable::Struct
-        } else if map
-            .keys()
-            .all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"))
-            && !map.contains_key("$ref")
-        {
-            // `{}` with annotations only: any value, but as one part of an
-            // object it evaluates no member (the branch schemars adds for a
-            // flattened `Option`, taken when nothing of it was sent), so it
-            // keeps no member from being closed. `true` (schemars' schema for
-            // `serde_json::Value`) stays open.
-            return Closable::Nothing;
         } else {
             Closable::Nothing
         };
