@@ -83,18 +83,28 @@ fn bound_within(schema: &mut Value, reading: bool) {
     }
 }
 
+/// Whether a schema is schemars' `f32` (`"format": "float"`).
+pub(crate) fn is_f32(map: &Map<String, Value>) -> bool {
+    map.get("format").and_then(Value::as_str) == Some("float")
+}
+
+/// Whether `type` names `name` (alone or in a list).
+fn says_type(map: &Map<String, Value>, name: &str) -> bool {
+    match map.get("type") {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(types)) => types.iter().any(|t| t == name),
+        _ => false,
+    }
+}
+
 fn bound_one(map: &mut Map<String, Value>, reading: bool) {
-    if map.get("format").and_then(Value::as_str) == Some("float") {
+    if is_f32(map) {
         if !reading {
             bound_f32(map);
         }
         return;
     }
-    let is_integer = match map.get("type") {
-        Some(Value::String(t)) => t == "integer",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "integer"),
-        _ => false,
-    };
+    let is_integer = says_type(map, "integer");
     let Some(format) = map.get("format").and_then(Value::as_str) else {
         return;
     };
@@ -123,12 +133,7 @@ fn bound_one(map: &mut Map<String, Value>, reading: bool) {
 /// `exclusiveMinimum`/`exclusiveMaximum` at [`F32_OVERFLOW`], where the
 /// schema has no tighter bound of either kind.
 fn bound_f32(map: &mut Map<String, Value>) {
-    let says_number = match map.get("type") {
-        Some(Value::String(t)) => t == "number",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "number"),
-        _ => false,
-    };
-    if !says_number {
+    if !says_type(map, "number") {
         return;
     }
     let bound = |keyword: &str| map.get(keyword).and_then(Value::as_f64);

@@ -56,7 +56,7 @@ pub(super) fn reads_more(root: &Value, schema: &Value, memo: &mut Memo, depth: u
     }
     // An `f32` reads any number (as infinity beyond its range); its closed
     // schema is bounded where that starts ([`crate::integer_bounds`]).
-    if map.get("format").and_then(Value::as_str) == Some("float") {
+    if crate::integer_bounds::is_f32(map) {
         more = more.union(TypeSet::only(JsonType::Number));
     }
     if let Some((target, definition)) = resolve(root, map) {
