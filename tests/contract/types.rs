@@ -509,6 +509,26 @@ pub struct FlattenOptional {
 }
 generator!(FlattenOptional { q, window, order });
 
+/// Flattens a map: it reads every member its struct does not. Flattened as
+/// an `Option` beside `title`, a member sent without `id` makes no `Tail`,
+/// and serde drops it with the `None` it takes; only the type says so (the
+/// schema takes any member there).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Tail {
+    pub id: u32,
+    #[serde(flatten)]
+    pub rest: BTreeMap<String, u32>,
+}
+generator!(Tail { id, rest });
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub struct FlattenOptionalMap {
+    pub title: String,
+    #[serde(flatten)]
+    pub tail: Option<Tail>,
+}
+generator!(FlattenOptionalMap { title, tail });
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
 #[serde(tag = "by")]
 pub enum Scope {
@@ -1252,6 +1272,7 @@ macro_rules! contract_types {
             flatten_map_of_structs: FlattenMapOfStructs;
             flatten_optional: FlattenOptional, aliases &[("hi", "high")];
             flatten_optional_tagged: FlattenOptionalTagged;
+            flatten_optional_map: FlattenOptionalMap;
             notify: Notify, aliases &[("copy", "copy_to")];
             notify_external: NotifyExternal;
             shape: Shape;

@@ -11,6 +11,7 @@
 
 use crate::plan::reference::{definition_at, ref_pointer};
 use crate::tool_args::ToolArgs;
+use crate::validate::whole::WholeRead;
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 use std::any::TypeId;
@@ -104,6 +105,9 @@ pub struct Annotator<'g> {
     known: HashSet<String>,
     /// Types already annotated (recursive types meet themselves).
     seen: HashSet<TypeId>,
+    /// How the flattened `Option` fields met so far are read: the table
+    /// the document's `x-toolargs-whole` keywords index.
+    wholes: Vec<WholeRead>,
 }
 
 impl<'g> Annotator<'g> {
@@ -118,7 +122,20 @@ impl<'g> Annotator<'g> {
             claimed: Vec::new(),
             known,
             seen,
+            wholes: Vec::new(),
         }
+    }
+
+    /// Adds `read` to the table of flattened `Option` fields; its index.
+    pub(crate) fn add_whole(&mut self, read: WholeRead) -> usize {
+        self.wholes.push(read);
+        self.wholes.len() - 1
+    }
+
+    /// The table of flattened `Option` fields the document's
+    /// `x-toolargs-whole` keywords index, for its validator.
+    pub(crate) fn into_wholes(self) -> Vec<WholeRead> {
+        self.wholes
     }
 
     /// Notes that the struct flattening the next type reads `names` itself,

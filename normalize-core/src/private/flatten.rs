@@ -21,9 +21,12 @@
 //! its integers refuse `1.0`, as serde does inside the flattened field.
 
 use super::annotate::{ALIAS_OF, Annotator, EVERYTHING, Place, locate};
+use super::flattened_read::read_whole;
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
+use crate::validate::whole::{Members, WHOLE, WholeRead};
 use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 /// Rewrites the schema of the object at `place` in `schema`, which flattens
@@ -33,7 +36,7 @@ use serde_json::{Map, Value};
 /// fields, the structs around it, the flattened fields before this one)
 /// never reach the struct. `annotate` applies the struct's own annotations
 /// (a `ToolArgs` type's aliases and marks) to its schema.
-pub(crate) fn flatten_optional<F: JsonSchema>(
+pub(crate) fn flatten_optional<F: JsonSchema + DeserializeOwned>(
     schema: &mut Value,
     annotator: &mut Annotator<'_>,
     place: Place,
@@ -56,13 +59,24 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
         .iter()
         .any(|k| map.contains_key(*k));
     if composed || takes_any_member(map) {
-        // An enum (closing handles it), or a map (takes every member).
+        // An enum (closing handles it: a member of a variant that fails is
+        // unevaluated), or a struct flattening a map or an enum: only `T`
+        // says all of what it refuses.
+        let members = annotator.with_generator(|generator| members_of(&whole, generator));
+        read_whole_at::<F>(schema, annotator, place, members);
         return;
     }
     annotate(&mut whole, annotator);
     let Value::Object(mut whole) = whole else {
         return;
     };
+    // The rules the schema cannot say (a string `T` parses, a
+    // `deserialize_with` inside it): `T` is asked.
+    let members = match whole.get("properties") {
+        Some(Value::Object(properties)) => Members::Named(properties.keys().cloned().collect()),
+        _ => Members::Named(Vec::new()),
+    };
+    read_whole_at::<F>(schema, annotator, place, members);
     let own: Vec<&str> = annotator.claimed().iter().map(String::as_str).collect();
     let own = own.as_slice();
     let names: Vec<String> = match whole.get("properties") {
@@ -132,6 +146,89 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
                 dependent.insert(name, required);
             }
         }
+    }
+}
+
+/// Puts [`WHOLE`] on the object at `place`, naming a new entry of the
+/// annotator's table: `F` read from the members not claimed.
+fn read_whole_at<F: DeserializeOwned>(
+    schema: &mut Value,
+    annotator: &mut Annotator<'_>,
+    place: Place,
+    members: Members,
+) {
+    let read = WholeRead {
+        read: read_whole::<F>,
+        claimed: annotator.claimed().to_vec(),
+        members,
+    };
+    let Some(object) = locate(schema, place) else {
+        return;
+    };
+    let index = annotator.add_whole(read);
+    match object
+        .entry(WHOLE)
+        .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        Value::Array(indices) => indices.push(Value::from(index)),
+        other => *other = Value::Array(vec![Value::from(index)]),
+    }
+}
+
+/// The names a flattened type's schema `schema` reads: its properties, those
+/// of the parts it is made of (an enum's variants, a struct's flattened
+/// enum), and of the definitions they name; [`Members::Any`] where one
+/// takes members it does not name.
+fn members_of(schema: &Value, generator: &mut schemars::SchemaGenerator) -> Members {
+    fn walk(
+        schema: &Value,
+        definitions: &Map<String, Value>,
+        seen: &mut Vec<String>,
+        names: &mut Vec<String>,
+    ) -> bool {
+        let Value::Object(map) = schema else {
+            return false;
+        };
+        if takes_any_member(map) {
+            return true;
+        }
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            names.extend(properties.keys().cloned());
+        }
+        if let Some(Value::String(reference)) = map.get("$ref") {
+            let name = crate::plan::reference::ref_pointer(reference)
+                .and_then(|pointer| crate::plan::reference::definition_at(&pointer))
+                .map(|(_, name)| name);
+            if let Some(name) = name {
+                if !seen.contains(&name) {
+                    seen.push(name.clone());
+                    if let Some(definition) = definitions.get(&name) {
+                        if walk(definition, definitions, seen, names) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        for keyword in ["allOf", "anyOf", "oneOf"] {
+            if let Some(Value::Array(parts)) = map.get(keyword) {
+                for part in parts {
+                    if walk(part, definitions, seen, names) {
+                        return true;
+                    }
+                }
+            }
+        }
+        ["then", "else"].iter().any(|keyword| {
+            map.get(*keyword)
+                .is_some_and(|part| walk(part, definitions, seen, names))
+        })
+    }
+    let mut names = Vec::new();
+    if walk(schema, generator.definitions(), &mut Vec::new(), &mut names) {
+        Members::Any
+    } else {
+        Members::Named(names)
     }
 }
 

@@ -27,6 +27,7 @@ use std::sync::{LazyLock, RwLock};
 
 mod annotate;
 mod flatten;
+mod flattened_read;
 mod probe;
 mod walk;
 
@@ -67,10 +68,11 @@ impl Compiled {
     pub fn of<T: ToolArgs>() -> Compiled {
         let mut generator = schemars::SchemaGenerator::default();
         let mut schema = generator.root_schema_for::<T>().to_value();
-        {
+        let wholes = {
             let mut annotator = Annotator::new::<T>(&mut generator);
             T::__annotate(&mut schema, &mut annotator);
-        }
+            annotator.into_wholes()
+        };
         let defs = generator.take_definitions(false);
         if !defs.is_empty() {
             if let Value::Object(root) = &mut schema {
@@ -85,7 +87,7 @@ impl Compiled {
             crate::untagged::order_unions(&raw, &mut schema);
         }
         crate::integer_bounds::bound_integers(&mut schema);
-        let validator = Validator::new(&schema).unwrap_or_else(|e| {
+        let validator = Validator::with_wholes(&schema, wholes).unwrap_or_else(|e| {
             panic!(
                 "the JSON Schema of `{}` cannot be validated against: {e}",
                 std::any::type_name::<T>()

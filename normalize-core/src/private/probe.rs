@@ -134,7 +134,7 @@ pub trait ViaJsonSchema {
     );
 }
 
-impl<T: schemars::JsonSchema> ViaJsonSchema for Probe<T> {
+impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Probe<T> {
     fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>) {
         annotator.claim_flattened::<T>();
     }

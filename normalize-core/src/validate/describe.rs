@@ -2,6 +2,7 @@
 //! pointer, with `expected` and `found` written for a reader (and a model).
 
 use super::Violation;
+use super::whole::{Failure, WHOLE};
 use crate::path::write_token;
 use jsonschema::ValidationError;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
@@ -20,12 +21,13 @@ pub(super) fn push_violations(
     error: &ValidationError<'_>,
     out: &mut Vec<Violation>,
     declared_elsewhere: &mut Vec<Declared>,
+    wholes: &mut Vec<Declared>,
 ) {
     let pointer = error.instance_path().as_str().to_owned();
     let keyword = error.kind().keyword().to_owned();
     let found = describe_value(error.instance());
     let keyword_at = error.schema_path().as_str();
-    if push_union_violations(schema, instance, error, out, declared_elsewhere) {
+    if push_union_violations(schema, instance, error, out, declared_elsewhere, wholes) {
         return;
     }
     let (expected, message) = match error.kind() {
@@ -179,6 +181,45 @@ pub(super) fn push_violations(
                 format!("expected {expected}, found {found}"),
             )
         }
+        ValidationErrorKind::Custom { keyword, message } if keyword == WHOLE => {
+            if let Some(failure) = Failure::from_message(message) {
+                let names: Vec<String> = failure.sent.iter().map(|n| format!("`{n}`")).collect();
+                let message = format!(
+                    "{} (the fields {} are read together as one value: send them whole, or \
+                     none of them)",
+                    failure.message,
+                    names.join(", ")
+                );
+                // Where the type failed inside a member, there; where it
+                // failed as a whole (a field missing), at each member sent,
+                // which is what would be dropped.
+                let at: Vec<String> = if failure.pointer.is_empty() {
+                    failure
+                        .sent
+                        .iter()
+                        .map(|name| child_pointer(&pointer, name))
+                        .collect()
+                } else {
+                    vec![format!("{pointer}{}", failure.pointer)]
+                };
+                for at in at {
+                    wholes.push(Declared {
+                        pointer: at.clone(),
+                        owner: pointer.clone(),
+                    });
+                    out.push(Violation {
+                        pointer: at,
+                        keyword: keyword.clone(),
+                        expected: "fields that make one whole value, or none of them".to_owned(),
+                        found: failure.message.clone(),
+                        message: message.clone(),
+                    });
+                }
+                return;
+            }
+            let expected = "fields that make one whole value, or none of them".to_owned();
+            (expected, message.clone())
+        }
         other => {
             // Bounds, formats and the rest: jsonschema's own wording of the
             // rule is already compact ("... is longer than 5 characters").
@@ -208,6 +249,7 @@ fn push_union_violations(
     error: &ValidationError<'_>,
     out: &mut Vec<Violation>,
     declared_elsewhere: &mut Vec<Declared>,
+    wholes: &mut Vec<Declared>,
 ) -> bool {
     let pointer = error.instance_path().as_str();
     let context = match error.kind() {
@@ -235,7 +277,7 @@ fn push_union_violations(
     }
     if let Some(errors) = shape_matching_branch(pointer, context) {
         for error in errors {
-            push_violations(schema, instance, error, out, declared_elsewhere);
+            push_violations(schema, instance, error, out, declared_elsewhere, wholes);
         }
         return true;
     }
@@ -487,6 +529,31 @@ pub(super) fn drop_consequences(found: &mut Vec<Violation>, declared_elsewhere: 
     let keep: Vec<bool> = found.iter().map(|v| !is_consequence(v)).collect();
     let mut keep = keep.into_iter();
     found.retain(|_| keep.next().unwrap_or(true));
+}
+
+/// Removes the reports of a flattened value that is not whole
+/// ([`WHOLE`]) where another report lies in its object: the schema already
+/// said what is wrong there (`/hi` missing beside `lo`), in its own words.
+pub(super) fn drop_whole_repeats(found: &mut Vec<Violation>, wholes: &[Declared]) {
+    if wholes.is_empty() {
+        return;
+    }
+    let others: Vec<String> = found
+        .iter()
+        .filter(|v| v.keyword != WHOLE)
+        .map(|v| v.pointer.clone())
+        .collect();
+    found.retain(|v| {
+        v.keyword != WHOLE
+            || !wholes.iter().any(|whole| {
+                whole.pointer == v.pointer
+                    && others.iter().any(|other| {
+                        other
+                            .strip_prefix(whole.owner.as_str())
+                            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                    })
+            })
+    });
 }
 
 /// The two names of one pair `{"required": [a, b]}` of `excluded` (an

@@ -9,6 +9,7 @@
 mod describe;
 mod explain;
 pub(crate) mod violation;
+pub(crate) mod whole;
 
 pub use violation::{Violation, Violations};
 
@@ -89,16 +90,32 @@ impl Validator {
     ///
     /// [`ValidatorBuildError`] when the schema is not a valid JSON Schema.
     pub fn new(schema: &Value) -> Result<Validator, ValidatorBuildError> {
-        let inner = jsonschema::options()
-            .with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
+        Validator::with_wholes(schema, Vec::new())
+    }
+
+    /// [`Validator::new`], with the table the schema's
+    /// `x-toolargs-whole` keywords index: how each flattened `Option` of a
+    /// derived type is read (see [`whole`]). Without it, the keyword is
+    /// ignored.
+    pub(crate) fn with_wholes(
+        schema: &Value,
+        wholes: Vec<whole::WholeRead>,
+    ) -> Result<Validator, ValidatorBuildError> {
+        let mut options = jsonschema::options().with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
+            let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
+                Box::new(WrittenAsInteger(value == &Value::Bool(true)));
+            Ok(keyword)
+        });
+        if !wholes.is_empty() {
+            options = options.with_keyword(whole::WHOLE, move |_, value, _| {
                 let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
-                    Box::new(WrittenAsInteger(value == &Value::Bool(true)));
+                    Box::new(whole::keyword(&wholes, value)?);
                 Ok(keyword)
-            })
-            .build(schema)
-            .map_err(|e| ValidatorBuildError {
-                message: e.to_string(),
-            })?;
+            });
+        }
+        let inner = options.build(schema).map_err(|e| ValidatorBuildError {
+            message: e.to_string(),
+        })?;
         Ok(Validator {
             schema: schema.clone(),
             inner,
@@ -117,6 +134,7 @@ impl Validator {
         }
         let mut found = Vec::new();
         let mut declared_elsewhere = Vec::new();
+        let mut wholes = Vec::new();
         for error in self.inner.iter_errors(instance) {
             describe::push_violations(
                 &self.schema,
@@ -124,8 +142,10 @@ impl Validator {
                 &error,
                 &mut found,
                 &mut declared_elsewhere,
+                &mut wholes,
             );
         }
+        describe::drop_whole_repeats(&mut found, &wholes);
         describe::drop_consequences(&mut found, &declared_elsewhere);
         explain::explain_unevaluated(&self.schema, instance, &mut found, &declared_elsewhere);
         let mut seen = std::collections::HashSet::new();

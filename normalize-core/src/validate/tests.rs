@@ -314,3 +314,56 @@ fn declared_members_of_parts_that_fail_say_why_and_past_a_bound_say_so() {
     assert_eq!(violations.0[69].pointer, "/69/Asc");
     assert_eq!(violations.0[69].message, not_read);
 }
+
+/// `x-toolargs-whole` indexes a table only the derive's validator holds:
+/// built from the JSON alone, the keyword is an annotation; with a table, an
+/// index it does not hold is a build error, not a check skipped.
+#[test]
+fn the_whole_keyword_needs_its_table() {
+    use whole::{Members, WholeRead};
+    fn refuses(
+        object: &serde_json::Map<String, Value>,
+        _: &[String],
+    ) -> Result<(), (String, String)> {
+        match object.get("b") {
+            Some(_) => Ok(()),
+            None => Err((String::new(), "missing field `b`".to_owned())),
+        }
+    }
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "q": {"type": "string"},
+            "a": {"type": ["integer", "null"]},
+            "b": {"type": "integer"}
+        },
+        whole::WHOLE: [0]
+    });
+    Validator::new(&schema)
+        .unwrap()
+        .validate(&json!({"q": "x", "a": 1}))
+        .unwrap();
+    let read = WholeRead {
+        read: refuses,
+        claimed: vec!["q".to_owned()],
+        members: Members::Named(vec!["a".to_owned(), "b".to_owned()]),
+    };
+    let validator = Validator::with_wholes(&schema, vec![read.clone()]).unwrap();
+    let violations = validator.validate(&json!({"q": "x", "a": 1})).unwrap_err();
+    assert_eq!(violations.len(), 1, "{violations}");
+    assert_eq!(violations.0[0].pointer, "/a");
+    assert_eq!(violations.0[0].keyword, whole::WHOLE);
+    assert!(
+        violations.0[0].message.starts_with("missing field `b`"),
+        "{violations}"
+    );
+    // Nothing of it sent, or only `null`s: nothing is dropped.
+    validator.validate(&json!({"q": "x"})).unwrap();
+    validator.validate(&json!({"q": "x", "a": null})).unwrap();
+    validator
+        .validate(&json!({"q": "x", "a": 1, "b": 2}))
+        .unwrap();
+    let mut two = schema.clone();
+    two[whole::WHOLE] = json!([1]);
+    assert!(Validator::with_wholes(&two, vec![read]).is_err());
+}
