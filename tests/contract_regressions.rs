@@ -2200,3 +2200,125 @@ mod flattened_option_rules_only_the_type_knows {
         rejected_only_at::<Conn>(json!({"host": "h", "addr": "::1", "port": "80"}), "/port");
     }
 }
+
+/// Three shapes serde reads that the schema refused (left open by an
+/// earlier review): an alias of the struct's own field that a flattened
+/// member also has (serde reads the struct's names first), a flattened
+/// `Option` of a newtype around a struct (schemars writes it as a `$ref`
+/// beside the object's members, and drops it at the root), and the tag of a
+/// `#[serde(tag = "...")]` struct (serde writes it and ignores it when
+/// reading).
+mod shapes_serde_reads {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Person {
+        pub name: String,
+        pub age: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Titled {
+        #[serde(alias = "name")]
+        pub title: String,
+        #[serde(flatten)]
+        pub person: Option<Person>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Wrapped(Person);
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct MaybeWrapped {
+        pub q: String,
+        #[serde(flatten)]
+        pub who: Option<Wrapped>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct AlwaysWrapped {
+        pub q: String,
+        #[serde(flatten)]
+        pub who: Wrapped,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsBoth {
+        pub maybe: MaybeWrapped,
+        pub always: AlwaysWrapped,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "kind", rename = "search")]
+    pub struct Tagged {
+        pub q: String,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsTagged {
+        pub inner: Tagged,
+    }
+
+    #[test]
+    fn an_alias_takes_a_flattened_member_of_its_name() {
+        assert_eq!(
+            accepted::<Titled>(json!({"name": "t"})),
+            Titled {
+                title: "t".into(),
+                person: None
+            }
+        );
+        // `name` never reaches `Person`: its `age` would be dropped.
+        as_serde_reads::<Titled>(json!({"title": "t", "age": 3})).unwrap();
+        rejected_only_at::<Titled>(json!({"title": "t", "age": 3}), "/age");
+    }
+
+    #[test]
+    fn a_flattened_newtype_around_a_struct() {
+        for args in [
+            json!({"q": "x"}),
+            json!({"q": "x", "name": "n", "age": 3}),
+            json!({"q": "x", "name": "n"}),
+            json!({"q": "x", "name": "n", "age": 3, "zz": 1}),
+        ] {
+            as_serde_reads::<MaybeWrapped>(args).unwrap();
+        }
+        assert_eq!(accepted::<MaybeWrapped>(json!({"q": "x"})).who, None);
+        assert_eq!(
+            accepted::<AlwaysWrapped>(json!({"q": "x", "name": "n", "age": 3})).who,
+            Wrapped(Person {
+                name: "n".into(),
+                age: 3
+            })
+        );
+        rejected_only_at::<AlwaysWrapped>(json!({"q": "x", "name": "n", "age": 3, "zz": 1}), "/zz");
+        let both = json!({
+            "maybe": {"q": "x"},
+            "always": {"q": "y", "name": "n", "age": 3}
+        });
+        as_serde_reads::<HoldsBoth>(both.clone()).unwrap();
+        accepted::<HoldsBoth>(both);
+        rejected_only_at::<HoldsBoth>(
+            json!({"maybe": {"q": "x", "age": 1}, "always": {"q": "y", "name": "n", "age": 3}}),
+            "/maybe/name",
+        );
+    }
+
+    #[test]
+    fn a_tagged_struct_takes_its_own_tag() {
+        assert_eq!(
+            Tagged::input_schema()["properties"]["kind"]["const"],
+            "search"
+        );
+        let args = json!({"kind": "search", "q": "x"});
+        as_serde_reads::<Tagged>(args.clone()).unwrap();
+        accepted::<Tagged>(args);
+        let args = json!({"inner": {"kind": "search", "q": "x"}});
+        as_serde_reads::<HoldsTagged>(args.clone()).unwrap();
+        accepted::<HoldsTagged>(args);
+        assert_eq!(accepted::<Tagged>(json!({"q": "x"})).q, "x");
+        // Another value would be dropped (serde writes `search` back).
+        as_serde_reads::<Tagged>(json!({"kind": "other", "q": "x"})).unwrap();
+        rejected_only_at::<Tagged>(json!({"kind": "other", "q": "x"}), "/kind");
+    }
+}

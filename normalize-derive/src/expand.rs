@@ -277,13 +277,36 @@ impl Gen<'_> {
     fn annotate(&self, ir: &Input<'_>) -> TokenStream {
         let krate = self.krate;
         let open = ir.attrs.open.map(|_| quote!(#krate::open(__schema);));
+        let struct_tag = ir
+            .struct_tag
+            .as_ref()
+            .map(|(tag, name)| quote!(#krate::struct_tag(__schema, #tag, #name);));
+        let own = |f: &&Field<'_>| !f.skipped && !f.flatten;
         let notes: Vec<TokenStream> = ir
             .fields
             .iter()
-            .filter(|f| !f.skipped && !f.flatten && (f.verbatim.is_some() || !f.aliases.is_empty()))
-            .filter_map(|f| {
+            .enumerate()
+            .filter(|(_, f)| own(f) && (f.verbatim.is_some() || !f.aliases.is_empty()))
+            .filter_map(|(i, f)| {
                 let place = self.place(&f.place)?;
-                let (wire, aliases, verbatim) = (&f.wire, &f.aliases, f.verbatim.is_some());
+                // serde matches a name to the first field of the object that
+                // has it: an alias another field holds first (its wire name,
+                // an earlier field's alias) is not this field's. Any other
+                // property of that name is a flattened member's, and the
+                // alias takes it (serde reads the struct's own names first).
+                let aliases: Vec<&String> = f
+                    .aliases
+                    .iter()
+                    .filter(|alias| {
+                        !ir.fields.iter().enumerate().any(|(j, g)| {
+                            j != i
+                                && own(&g)
+                                && g.place == f.place
+                                && (g.wire == **alias || (j < i && g.aliases.contains(alias)))
+                        })
+                    })
+                    .collect();
+                let (wire, verbatim) = (&f.wire, f.verbatim.is_some());
                 Some(quote! {
                     #krate::FieldNote {
                         place: #place,
@@ -383,6 +406,7 @@ impl Gen<'_> {
         }
         quote! {
             #open
+            #struct_tag
             #notes
             #variant_notes
             #(#calls)*

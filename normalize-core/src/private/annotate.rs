@@ -244,6 +244,24 @@ fn definition_name(reference: &str) -> Option<String> {
     definition_at(&ref_pointer(reference)?).map(|(_, name)| name)
 }
 
+/// Declares `tag`, the member a `#[serde(tag = "...")]` struct writes its
+/// name `name` under: serde's reading ignores it, so it is taken with that
+/// value only (another would be dropped), and may be left out. A field of
+/// the struct named so keeps its own schema.
+pub fn struct_tag(schema: &mut Value, tag: &str, name: &str) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if let Value::Object(properties) = object
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()))
+    {
+        properties
+            .entry(tag.to_owned())
+            .or_insert_with(|| serde_json::json!({"type": "string", "const": name}));
+    }
+}
+
 /// Applies every field note to the type's own schema `schema`.
 pub fn annotate_fields(schema: &mut Value, notes: &[FieldNote]) {
     for note in notes {
@@ -504,11 +522,12 @@ fn declare_aliases(object: &mut Map<String, Value>, wire: &str, aliases: &[&str]
     };
     alias_schema.insert(ALIAS_OF.to_owned(), Value::String(wire.to_owned()));
     let mut names = vec![wire];
+    // A property of an alias's name is a flattened member's: the struct
+    // reads its own names first, so the alias takes it (the derive leaves
+    // out an alias another field of the struct holds).
     for alias in aliases {
-        if !properties.contains_key(*alias) {
-            properties.insert((*alias).to_owned(), Value::Object(alias_schema.clone()));
-            names.push(alias);
-        }
+        properties.insert((*alias).to_owned(), Value::Object(alias_schema.clone()));
+        names.push(alias);
     }
     if names.len() == 1 {
         return;

@@ -55,6 +55,33 @@ pub(crate) fn flatten_optional<F: JsonSchema + DeserializeOwned>(
     let Value::Object(map) = &whole else {
         return;
     };
+    if let Some(definition) = annotator.with_generator(|g| referenced_struct(map, g)) {
+        // A newtype around a struct: schemars writes its flattened form as
+        // a reference, merged beside the object's own keywords, where
+        // `$ref` takes the struct's members as required ones. Its members
+        // go where a struct's would, and the struct is read as one.
+        if let Some(object) = locate(schema, place) {
+            if object.get("$ref") == map.get("$ref") {
+                object.remove("$ref");
+            }
+            if let Some(Value::Object(members)) = definition.get("properties") {
+                if let Value::Object(properties) = object
+                    .entry("properties")
+                    .or_insert_with(|| Value::Object(Map::new()))
+                {
+                    for (name, member) in members {
+                        properties
+                            .entry(name.clone())
+                            .or_insert_with(|| member.clone());
+                    }
+                }
+            }
+        }
+        whole = Value::Object(definition);
+    }
+    let Value::Object(map) = &whole else {
+        return;
+    };
     let composed = ["anyOf", "oneOf", "$ref", "not", "if"]
         .iter()
         .any(|k| map.contains_key(*k));
@@ -147,6 +174,33 @@ pub(crate) fn flatten_optional<F: JsonSchema + DeserializeOwned>(
             }
         }
     }
+}
+
+/// The struct a flattened form `form` names, when it is a reference alone
+/// (a newtype around a struct) to a definition that is a plain struct: its
+/// members named, no union, no map.
+fn referenced_struct(
+    form: &Map<String, Value>,
+    generator: &mut schemars::SchemaGenerator,
+) -> Option<Map<String, Value>> {
+    let reference = form.get("$ref")?.as_str()?;
+    let annotation = |keyword: &str| {
+        matches!(keyword, "$ref" | "description" | "title")
+            || (matches!(keyword, "additionalProperties" | "unevaluatedProperties")
+                && form.get(keyword) == Some(&Value::Bool(true)))
+    };
+    if !form.keys().all(|keyword| annotation(keyword)) {
+        return None;
+    }
+    let pointer = crate::plan::reference::ref_pointer(reference)?;
+    let (_, name) = crate::plan::reference::definition_at(&pointer)?;
+    let definition = generator.definitions().get(&name)?.as_object()?;
+    let plain = definition.get("type").and_then(Value::as_str) == Some("object")
+        && !["anyOf", "oneOf", "allOf", "$ref", "not", "if"]
+            .iter()
+            .any(|k| definition.contains_key(*k))
+        && !takes_any_member(definition);
+    plain.then(|| definition.clone())
 }
 
 /// Puts [`WHOLE`] on the object at `place`, naming a new entry of the

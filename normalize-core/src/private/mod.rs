@@ -34,7 +34,7 @@ mod walk;
 pub(crate) use annotate::is_alias_group;
 pub use annotate::{
     ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
-    annotate_variants, open,
+    annotate_variants, open, struct_tag,
 };
 pub use probe::{Probe, ViaJsonSchema, ViaNoSchema, ViaPlan, ViaToolArgs};
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
@@ -125,8 +125,28 @@ fn inline_root_reference(schema: &mut Value) {
     };
     root.remove("$ref");
     for (keyword, value) in definition {
-        // The root's own annotations (its title, its doc comment) win.
-        root.entry(keyword).or_insert(value);
+        match (keyword.as_str(), root.get_mut(&keyword), value) {
+            // A root with members of its own beside the reference (a
+            // flattened newtype around a struct): both sets of members, as
+            // `$ref` beside `properties` reads them.
+            ("properties", Some(Value::Object(own)), Value::Object(more)) => {
+                for (name, member) in more {
+                    own.entry(name).or_insert(member);
+                }
+            }
+            ("required", Some(Value::Array(own)), Value::Array(more)) => {
+                for name in more {
+                    if !own.contains(&name) {
+                        own.push(name);
+                    }
+                }
+            }
+            // The root's own annotations (its title, its doc comment) win.
+            (_, Some(_), _) => {}
+            (_, None, value) => {
+                root.insert(keyword, value);
+            }
+        }
     }
 }
 
