@@ -102,6 +102,10 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
             use #krate::ViaJsonSchema as _;
             #[allow(unused_imports)]
             use #krate::ViaNoSchema as _;
+            #[allow(unused_imports)]
+            use #krate::ViaOption as _;
+            #[allow(unused_imports)]
+            use #krate::ViaNotOption as _;
             #cache
 
             #[automatically_derived]
@@ -355,16 +359,42 @@ impl Gen<'_> {
                 // members are merged, and to `T` as a whole.
                 let inner = crate::shape::option_inner(ty).unwrap_or(ty);
                 let own = own_names(ir, field);
+                // What the object's other flattened fields read: what a
+                // flattened `Option` (this one, or one this type flattens)
+                // drops may be kept there.
+                let others: Vec<TokenStream> = ir
+                    .fields
+                    .iter()
+                    .filter(|g| {
+                        g.flatten
+                            && !g.skipped
+                            && g.place == field.place
+                            && !std::ptr::eq(*g, field)
+                    })
+                    .map(|g| {
+                        let ty = &g.original.ty;
+                        if g.schema_elsewhere {
+                            quote!(#krate::Members::Any)
+                        } else {
+                            quote_spanned! {at(ty)=>
+                                (&#krate::Probe::<#ty>::new()).__toolargs_members(__annotator)
+                            }
+                        }
+                    })
+                    .collect();
                 // What this struct reads itself never reaches the flattened
                 // type, nor any type that type flattens.
                 calls.push(quote_spanned! {at(ty)=>
+                    let __others = [#(#others),*];
                     let __claimed = __annotator.claim(&[#(#own),*]);
+                    let __kept = __annotator.keep(__others);
                     (&#krate::Probe::<#inner>::new())
                         .__toolargs_annotate_flattened(__schema, __annotator);
                 });
                 if let Some(place) = self.place(&field.place) {
                     // serde drops what does not make a whole `T` of an
-                    // `Option<T>`: the schema takes it whole or not at all.
+                    // `Option<T>`: the schema takes it whole or not at all,
+                    // and `T` is asked what the schema cannot say.
                     calls.push(quote_spanned! {at(ty)=>
                         (&#krate::Probe::<#ty>::new()).__toolargs_flatten_optional(
                             __schema,
@@ -374,10 +404,14 @@ impl Gen<'_> {
                                 (&#krate::Probe::<#inner>::new())
                                     .__toolargs_annotate_flattened(__whole, __annotator);
                             },
+                            (&#krate::Probe::<#ty>::new()).__toolargs_whole_reader(),
                         );
                     });
                 }
-                calls.push(quote! { __annotator.release(__claimed); });
+                calls.push(quote! {
+                    __annotator.release_kept(__kept);
+                    __annotator.release(__claimed);
+                });
                 if field.place == Place::Struct {
                     // serde hands a member to the first flattened field that
                     // takes it: the fields after this one never see this

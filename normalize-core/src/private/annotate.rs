@@ -11,7 +11,7 @@
 
 use crate::plan::reference::{definition_at, ref_pointer};
 use crate::tool_args::ToolArgs;
-use crate::validate::whole::WholeRead;
+use crate::validate::whole::{Members, WholeRead};
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 use std::any::TypeId;
@@ -108,6 +108,10 @@ pub struct Annotator<'g> {
     /// How the flattened `Option` fields met so far are read: the table
     /// the document's `x-toolargs-whole` keywords index.
     wholes: Vec<WholeRead>,
+    /// What the other flattened fields of the objects the type being
+    /// annotated is flattened into read (what a flattened `Option` drops may
+    /// be kept there).
+    kept: Vec<Members>,
 }
 
 impl<'g> Annotator<'g> {
@@ -123,7 +127,27 @@ impl<'g> Annotator<'g> {
             known,
             seen,
             wholes: Vec::new(),
+            kept: Vec::new(),
         }
+    }
+
+    /// Notes what the other flattened fields of the object read, while the
+    /// next flattened field is annotated, until [`Annotator::release_kept`]
+    /// with what this returns.
+    pub fn keep(&mut self, others: impl IntoIterator<Item = Members>) -> usize {
+        let before = self.kept.len();
+        self.kept.extend(others);
+        before
+    }
+
+    /// Forgets what was kept since `before`.
+    pub fn release_kept(&mut self, before: usize) {
+        self.kept.truncate(before);
+    }
+
+    /// What other flattened fields of the objects around read.
+    pub(crate) fn kept(&self) -> &[Members] {
+        &self.kept
     }
 
     /// Adds `read` to the table of flattened `Option` fields; its index.
@@ -160,19 +184,29 @@ impl<'g> Annotator<'g> {
     /// Notes that a flattened field of type `F` comes before the next ones:
     /// a struct takes its members (serde hands them to it first, whole or
     /// not), a map keeps every member for itself.
-    pub(crate) fn claim_flattened<F: schemars::JsonSchema>(&mut self) {
-        let form = self.with_generator(|generator| {
-            schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value()
-        });
-        let Value::Object(form) = form else {
-            return;
-        };
-        if super::flatten::takes_any_member(&form) {
-            self.claimed.push(EVERYTHING.to_owned());
-            return;
-        }
-        if let Some(Value::Object(properties)) = form.get("properties") {
-            self.claimed.extend(properties.keys().cloned());
+    pub(crate) fn claim_flattened<F: schemars::JsonSchema + serde::de::DeserializeOwned>(
+        &mut self,
+    ) {
+        use super::flattened_read::{Reading, reading_of};
+        // serde's flattening takes from the members left what a struct
+        // names (and an externally tagged enum's variant), and nothing a
+        // map, a struct that flattens, or a buffered enum reads: `F` says
+        // which it is.
+        match reading_of::<F>() {
+            Reading::Struct(names) | Reading::Enum(names) => {
+                self.claimed
+                    .extend(names.iter().map(|name| (*name).to_owned()));
+            }
+            Reading::Map => {
+                let form = self.with_generator(|generator| {
+                    schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value()
+                });
+                if let Value::Object(form) = form {
+                    if super::flatten::takes_any_member(&form) {
+                        self.claimed.push(EVERYTHING.to_owned());
+                    }
+                }
+            }
         }
     }
 
@@ -231,8 +265,10 @@ impl<'g> Annotator<'g> {
         // A type in a field of its own is an object of its own: no names
         // of the structs around are claimed there.
         let claimed = std::mem::take(&mut self.claimed);
+        let kept = std::mem::take(&mut self.kept);
         T::__annotate(&mut definition, self);
         self.claimed = claimed;
+        self.kept = kept;
         if let Some(slot) = self.generator.definitions_mut().get_mut(&name) {
             *slot = definition;
         }

@@ -21,12 +21,10 @@
 //! its integers refuse `1.0`, as serde does inside the flattened field.
 
 use super::annotate::{ALIAS_OF, Annotator, EVERYTHING, Place, locate};
-use super::flattened_read::read_whole;
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
-use crate::validate::whole::{Members, WHOLE, WholeRead};
+use crate::validate::whole::{Members, ReadFn, WHOLE, WholeRead};
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 /// Rewrites the schema of the object at `place` in `schema`, which flattens
@@ -36,11 +34,12 @@ use serde_json::{Map, Value};
 /// fields, the structs around it, the flattened fields before this one)
 /// never reach the struct. `annotate` applies the struct's own annotations
 /// (a `ToolArgs` type's aliases and marks) to its schema.
-pub(crate) fn flatten_optional<F: JsonSchema + DeserializeOwned>(
+pub(crate) fn flatten_optional<F: JsonSchema>(
     schema: &mut Value,
     annotator: &mut Annotator<'_>,
     place: Place,
     annotate: Annotate<'_>,
+    read: Option<ReadFn>,
 ) {
     // schemars' derive flattens a field through these two hidden items;
     // generated code calls them, so they live as long as the derive does.
@@ -90,7 +89,7 @@ pub(crate) fn flatten_optional<F: JsonSchema + DeserializeOwned>(
         // unevaluated), or a struct flattening a map or an enum: only `T`
         // says all of what it refuses.
         let members = annotator.with_generator(|generator| members_of(&whole, generator));
-        read_whole_at::<F>(schema, annotator, place, members);
+        read_whole_at(schema, annotator, place, members, read);
         return;
     }
     annotate(&mut whole, annotator);
@@ -103,7 +102,7 @@ pub(crate) fn flatten_optional<F: JsonSchema + DeserializeOwned>(
         Some(Value::Object(properties)) => Members::Named(properties.keys().cloned().collect()),
         _ => Members::Named(Vec::new()),
     };
-    read_whole_at::<F>(schema, annotator, place, members);
+    read_whole_at(schema, annotator, place, members, read);
     let own: Vec<&str> = annotator.claimed().iter().map(String::as_str).collect();
     let own = own.as_slice();
     let names: Vec<String> = match whole.get("properties") {
@@ -204,18 +203,28 @@ fn referenced_struct(
 }
 
 /// Puts [`WHOLE`] on the object at `place`, naming a new entry of the
-/// annotator's table: `F` read from the members not claimed.
-fn read_whole_at<F: DeserializeOwned>(
+/// annotator's table: `T` read (by `read`, `None` where the derive cannot
+/// name `T`) from the members not claimed. What another flattened field of
+/// the object reads may be kept there: not counted; where one takes any
+/// member, nothing is asked.
+fn read_whole_at(
     schema: &mut Value,
     annotator: &mut Annotator<'_>,
     place: Place,
     members: Members,
+    read: Option<ReadFn>,
 ) {
-    let read = WholeRead {
-        read: read_whole::<F>,
-        claimed: annotator.claimed().to_vec(),
-        members,
+    let Some(read) = read else {
+        return;
     };
+    let mut kept_elsewhere = Vec::new();
+    for other in annotator.kept() {
+        match other {
+            Members::Any => return,
+            Members::Named(names) => kept_elsewhere.extend(names.iter().cloned()),
+        }
+    }
+    let read = WholeRead::new(read, annotator.claimed().to_vec(), members, &kept_elsewhere);
     let Some(object) = locate(schema, place) else {
         return;
     };
@@ -227,6 +236,14 @@ fn read_whole_at<F: DeserializeOwned>(
         Value::Array(indices) => indices.push(Value::from(index)),
         other => *other = Value::Array(vec![Value::from(index)]),
     }
+}
+
+/// The members the flattened type `F` reads (see [`members_of`]).
+pub(crate) fn members<F: JsonSchema>(annotator: &mut Annotator<'_>) -> Members {
+    annotator.with_generator(|generator| {
+        let form = schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value();
+        members_of(&form, generator)
+    })
 }
 
 /// The names a flattened type's schema `schema` reads: its properties, those

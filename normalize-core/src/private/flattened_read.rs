@@ -1,43 +1,210 @@
-//! serde's reading of a flattened `Option<T>`, with `T`'s failure kept.
+//! serde's reading of a flattened `Option<T>`, with `T`'s failure kept, and
+//! how a flattened type takes members from the ones left.
 //!
 //! serde reads `#[serde(flatten)] field: Option<T>` by handing `T` the
 //! members its struct did not take, through a deserializer of its own, and
 //! takes `None` when `T` fails. The schema says most of what makes `T` fail
 //! (`crate::private::flatten`); not all of it: an `IpAddr` that does not
 //! parse, a `deserialize_with` inside `T`, a `T` that flattens a map or an
-//! enum. [`read_whole`] asks `T` itself, the way serde's flattening
-//! deserializer would offer it the members, so validation can refuse what
-//! serde would drop ([`crate::validate::whole`]).
+//! enum. [`read_whole`] asks `T` itself, through serde's own flattening, so
+//! validation can refuse what serde would drop ([`crate::validate::whole`]).
+//! [`reading_of`] asks a flattened type how it reads itself (a struct takes
+//! the members it names; a map, or a struct that flattens, takes none).
 
 use crate::tool_args::pointer_of;
+use serde::Deserialize as _;
 use serde::de::value::{MapAccessDeserializer, MapDeserializer};
 use serde::de::{DeserializeOwned, Deserializer, Error as _, Visitor};
 use serde_json::{Map, Value};
 
-/// Reads `F` (an `Option<T>`) from the members of `object` whose names are
-/// not `claimed`, as serde's flattened field reads it, except that `T`'s
-/// failure is returned, with the JSON pointer (relative to `object`) and
-/// message of what `T` refused, where serde would take `None`.
-pub(crate) fn read_whole<F: DeserializeOwned>(
+/// Reads `T`, flattened, from the members of `object` whose names are not
+/// `claimed` (sorted): where serde's flattened `Option<T>` would take `None` (or
+/// `Some(None)`, for `Option<Option<T>>`), `T`'s failure, with the JSON
+/// pointer (relative to `object`) of what `T` refused where that is known,
+/// and the message.
+///
+/// Two readings are asked. serde's own flattening (`T` alone in a struct
+/// that flattens it) buffers the members first, as the real field does,
+/// which decides what no reading of the members themselves can (a `u128`,
+/// which serde's buffer does not hold; a string borrowed from the input,
+/// which it does not lend). A reading of the members themselves says where
+/// `T` failed, and looks through the `Option` inside an `Option` that
+/// serde's flattening swallows too.
+pub(crate) fn read_whole<T: DeserializeOwned>(
     object: &Map<String, Value>,
     claimed: &[String],
 ) -> Result<(), (String, String)> {
-    let members: Vec<(&str, &Value)> = object
+    // A struct is offered only the members it names: the others change
+    // nothing, and copying them would cost.
+    let named = match reading_of::<T>() {
+        Reading::Struct(fields) => Some(fields),
+        Reading::Enum(_) | Reading::Map => None,
+    };
+    let offered = |name: &str| claimed.binary_search_by(|c| c.as_str().cmp(name)).is_err();
+    let entries: Vec<(&str, &Value)> = match named {
+        Some(fields) => fields
+            .iter()
+            .filter(|name| offered(name))
+            .filter_map(|name| object.get_key_value(*name))
+            .map(|(name, value)| (name.as_str(), value))
+            .collect(),
+        None => object
+            .iter()
+            .filter(|(name, _)| offered(name))
+            .map(|(name, value)| (name.as_str(), value))
+            .collect(),
+    };
+    // The path is tracked (an allocation per member) only to say where.
+    if T::deserialize(Unclaimed(&entries)).is_err() {
+        if let Err(found) = serde_path_to_error::deserialize::<_, T>(Unclaimed(&entries)) {
+            return Err((pointer_of(found.path()), found.into_inner().to_string()));
+        }
+    }
+    let members: Map<String, Value> = entries
         .iter()
-        .filter(|(name, _)| !claimed.contains(name))
-        .map(|(name, value)| (name.as_str(), value))
+        .map(|(name, value)| ((*name).to_owned(), (*value).clone()))
         .collect();
-    match serde_path_to_error::deserialize::<_, F>(Unclaimed(&members)) {
+    match Flattened::<T>::deserialize(Value::Object(members)) {
         Ok(_) => Ok(()),
-        Err(error) => Err((pointer_of(error.path()), error.into_inner().to_string())),
+        Err(buffered) => Err((String::new(), buffered.to_string())),
+    }
+}
+
+/// `T` flattened into a struct of its own: serde's derive reads it as it
+/// reads a flattened field, from its buffer of the members.
+#[derive(serde::Deserialize)]
+struct Flattened<T> {
+    #[serde(flatten)]
+    #[allow(dead_code)]
+    value: T,
+}
+
+/// How serde's flattening reads a type: which members it takes from the
+/// ones left, so that a later flattened field never sees them.
+#[derive(Debug)]
+pub(crate) enum Reading {
+    /// A struct: the members its fields name (aliases included), taken.
+    Struct(&'static [&'static str]),
+    /// An externally tagged enum: the first member named as a variant.
+    Enum(&'static [&'static str]),
+    /// A map, a struct that flattens, a buffered enum: every member is
+    /// read, none taken.
+    Map,
+}
+
+/// How `F` reads itself when flattened, asked of its `Deserialize`: the
+/// first method it calls says (an `Option` and a newtype are looked
+/// through, as serde's flattening does).
+pub(crate) fn reading_of<F: DeserializeOwned>() -> Reading {
+    match F::deserialize(Asks) {
+        Err(Asked::Struct(fields)) => Reading::Struct(fields),
+        Err(Asked::Enum(variants)) => Reading::Enum(variants),
+        _ => Reading::Map,
+    }
+}
+
+/// The answer [`Asks`] stops with.
+#[derive(Debug)]
+enum Asked {
+    Struct(&'static [&'static str]),
+    Enum(&'static [&'static str]),
+    Other,
+}
+
+impl std::fmt::Display for Asked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("asked")
+    }
+}
+
+impl std::error::Error for Asked {}
+
+impl serde::de::Error for Asked {
+    fn custom<M: std::fmt::Display>(_: M) -> Self {
+        Asked::Other
+    }
+}
+
+/// A deserializer that answers nothing: it notes the first request.
+struct Asks;
+
+macro_rules! asks_other {
+    ($($method:ident($($arg:ty),*))*) => {
+        $(
+            fn $method<V: Visitor<'static>>(self, $(_: $arg,)* _: V) -> Result<V::Value, Asked> {
+                Err(Asked::Other)
+            }
+        )*
+    };
+}
+
+impl Deserializer<'static> for Asks {
+    type Error = Asked;
+
+    fn deserialize_struct<V: Visitor<'static>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Asked> {
+        Err(Asked::Struct(fields))
+    }
+
+    fn deserialize_enum<V: Visitor<'static>>(
+        self,
+        _: &'static str,
+        variants: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Asked> {
+        Err(Asked::Enum(variants))
+    }
+
+    fn deserialize_option<V: Visitor<'static>>(self, visitor: V) -> Result<V::Value, Asked> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'static>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Asked> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    asks_other! {
+        deserialize_any()
+        deserialize_map()
+        deserialize_bool()
+        deserialize_i8()
+        deserialize_i16()
+        deserialize_i32()
+        deserialize_i64()
+        deserialize_u8()
+        deserialize_u16()
+        deserialize_u32()
+        deserialize_u64()
+        deserialize_f32()
+        deserialize_f64()
+        deserialize_char()
+        deserialize_str()
+        deserialize_string()
+        deserialize_bytes()
+        deserialize_byte_buf()
+        deserialize_unit()
+        deserialize_unit_struct(&'static str)
+        deserialize_seq()
+        deserialize_tuple(usize)
+        deserialize_tuple_struct(&'static str, usize)
+        deserialize_identifier()
+        deserialize_ignored_any()
     }
 }
 
 /// The members a flattened field is offered, as serde's flattening
-/// deserializer offers them: a struct sees the members it names (aliases
-/// included), a map every member, an externally tagged enum the first
-/// member named as one of its variants. An `Option` reads its value (serde
-/// would swallow the failure there).
+/// deserializer offers them, unbuffered so that a tracked reading says
+/// where `T` fails: a struct sees the members it names (aliases included),
+/// a map every member, an externally tagged enum the first member named as
+/// one of its variants. An `Option` reads its value.
 #[derive(Clone, Copy)]
 struct Unclaimed<'a>(&'a [(&'a str, &'a Value)]);
 

@@ -31,12 +31,13 @@ mod flattened_read;
 mod probe;
 mod walk;
 
+pub use crate::validate::whole::Members;
 pub(crate) use annotate::is_alias_group;
 pub use annotate::{
     ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
     annotate_variants, open, struct_tag,
 };
-pub use probe::{Probe, ViaJsonSchema, ViaNoSchema, ViaPlan, ViaToolArgs};
+pub use probe::{Probe, ViaJsonSchema, ViaNoSchema, ViaNotOption, ViaOption, ViaPlan, ViaToolArgs};
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 
 /// Everything a derived type computes once: its adjusted schema, the

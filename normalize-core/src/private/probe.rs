@@ -14,6 +14,7 @@ use super::walk::any;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::tool_args::ToolArgs;
+use crate::validate::whole::{Members, ReadFn};
 use core::marker::PhantomData;
 use serde_json::Value;
 
@@ -124,6 +125,8 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
 pub trait ViaJsonSchema {
     /// Notes the members this flattened type takes before the next ones.
     fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>);
+    /// The members this flattened type reads.
+    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Members;
     /// Rewrites the object at `place`, which flattens this type.
     fn __toolargs_flatten_optional(
         &self,
@@ -131,6 +134,7 @@ pub trait ViaJsonSchema {
         annotator: &mut Annotator<'_>,
         place: super::Place,
         annotate: Annotate<'_>,
+        read: Option<ReadFn>,
     );
 }
 
@@ -139,14 +143,19 @@ impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Pr
         annotator.claim_flattened::<T>();
     }
 
+    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Members {
+        super::flatten::members::<T>(annotator)
+    }
+
     fn __toolargs_flatten_optional(
         &self,
         schema: &mut Value,
         annotator: &mut Annotator<'_>,
         place: super::Place,
         annotate: Annotate<'_>,
+        read: Option<ReadFn>,
     ) {
-        super::flatten::flatten_optional::<T>(schema, annotator, place, annotate);
+        super::flatten::flatten_optional::<T>(schema, annotator, place, annotate, read);
     }
 }
 
@@ -156,6 +165,8 @@ impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Pr
 pub trait ViaNoSchema {
     /// Nothing known of the type: nothing claimed.
     fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>);
+    /// Nothing known of the type: any member may be its.
+    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Members;
     /// Nothing to rewrite.
     fn __toolargs_flatten_optional(
         &self,
@@ -163,11 +174,16 @@ pub trait ViaNoSchema {
         annotator: &mut Annotator<'_>,
         place: super::Place,
         annotate: Annotate<'_>,
+        read: Option<ReadFn>,
     );
 }
 
 impl<T: ?Sized> ViaNoSchema for &Probe<T> {
     fn __toolargs_claim_flattened(&self, _annotator: &mut Annotator<'_>) {}
+
+    fn __toolargs_members(&self, _annotator: &mut Annotator<'_>) -> Members {
+        Members::Any
+    }
 
     fn __toolargs_flatten_optional(
         &self,
@@ -175,6 +191,32 @@ impl<T: ?Sized> ViaNoSchema for &Probe<T> {
         _annotator: &mut Annotator<'_>,
         _place: super::Place,
         _annotate: Annotate<'_>,
+        _read: Option<ReadFn>,
     ) {
+    }
+}
+
+/// Chosen for a field of type `Option<T>` (written so, or through an
+/// alias): how serde reads its `T` flattened.
+pub trait ViaOption {
+    /// `read_whole::<T>`.
+    fn __toolargs_whole_reader(&self) -> Option<ReadFn>;
+}
+
+impl<T: serde::de::DeserializeOwned> ViaOption for Probe<Option<T>> {
+    fn __toolargs_whole_reader(&self) -> Option<ReadFn> {
+        Some(super::flattened_read::read_whole::<T>)
+    }
+}
+
+/// Chosen for every other field type: nothing to read.
+pub trait ViaNotOption {
+    /// `None`.
+    fn __toolargs_whole_reader(&self) -> Option<ReadFn>;
+}
+
+impl<T: ?Sized> ViaNotOption for &Probe<T> {
+    fn __toolargs_whole_reader(&self) -> Option<ReadFn> {
+        None
     }
 }

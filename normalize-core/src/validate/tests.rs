@@ -343,11 +343,12 @@ fn the_whole_keyword_needs_its_table() {
         .unwrap()
         .validate(&json!({"q": "x", "a": 1}))
         .unwrap();
-    let read = WholeRead {
-        read: refuses,
-        claimed: vec!["q".to_owned()],
-        members: Members::Named(vec!["a".to_owned(), "b".to_owned()]),
-    };
+    let read = WholeRead::new(
+        refuses,
+        vec!["q".to_owned()],
+        Members::Named(vec!["a".to_owned(), "b".to_owned()]),
+        &[],
+    );
     let validator = Validator::with_wholes(&schema, vec![read.clone()]).unwrap();
     let violations = validator.validate(&json!({"q": "x", "a": 1})).unwrap_err();
     assert_eq!(violations.len(), 1, "{violations}");

@@ -22,25 +22,27 @@ use serde_json::{Map, Value};
 pub(crate) const WHOLE: &str = "x-toolargs-whole";
 
 /// Reads a flattened type from the members of an object, minus the names
-/// given; on failure, where (relative to the object) and serde's message.
-pub(crate) type ReadFn = fn(&Map<String, Value>, &[String]) -> Result<(), (String, String)>;
+/// given (sorted); on failure, where (relative to the object) and serde's
+/// message.
+pub type ReadFn = fn(&Map<String, Value>, &[String]) -> Result<(), (String, String)>;
 
 /// How one flattened `Option` field is read, for [`WHOLE`] to ask.
 #[derive(Clone, Debug)]
 pub struct WholeRead {
     /// Reads the field's type from the members of the object not claimed;
     /// on failure, the pointer (relative to the object) and serde's message.
-    pub(crate) read: ReadFn,
-    /// Names the type is never offered: those its struct and the structs
-    /// around read themselves, and those flattened fields before it take.
-    pub(crate) claimed: Vec<String>,
-    /// The names the type reads.
-    pub(crate) members: Members,
+    read: ReadFn,
+    /// Names the type is never offered, sorted: those its struct and the
+    /// structs around read themselves, and those flattened fields before it
+    /// take.
+    claimed: Vec<String>,
+    /// The members that, sent, the type's failure drops.
+    counted: Counted,
 }
 
 /// The members a flattened type reads.
-#[derive(Clone, Debug)]
-pub(crate) enum Members {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Members {
     /// Every member offered (a map, or a struct flattening one).
     Any,
     /// These names (a struct's fields and their aliases, an enum's variants,
@@ -48,26 +50,81 @@ pub(crate) enum Members {
     Named(Vec<String>),
 }
 
+/// The members a failure of the type drops, as looked for in an object.
+#[derive(Clone, Debug)]
+enum Counted {
+    /// These names.
+    Named(Vec<String>),
+    /// Every member but these (sorted).
+    AllBut(Vec<String>),
+}
+
 impl WholeRead {
+    /// The entry of a type read by `read`, offered no member `claimed`
+    /// names, reading `members`, of which the names in `kept_elsewhere`
+    /// (read by another flattened field of the object, which may keep what
+    /// the type drops) are not counted.
+    pub(crate) fn new(
+        read: ReadFn,
+        mut claimed: Vec<String>,
+        members: Members,
+        kept_elsewhere: &[String],
+    ) -> WholeRead {
+        claimed.sort_unstable();
+        claimed.dedup();
+        let counted = match members {
+            Members::Named(names) => Counted::Named(
+                names
+                    .into_iter()
+                    .filter(|name| {
+                        claimed.binary_search(name).is_err() && !kept_elsewhere.contains(name)
+                    })
+                    .collect(),
+            ),
+            Members::Any => {
+                let mut excluded: Vec<String> =
+                    claimed.iter().chain(kept_elsewhere).cloned().collect();
+                excluded.sort_unstable();
+                Counted::AllBut(excluded)
+            }
+        };
+        WholeRead {
+            read,
+            claimed,
+            counted,
+        }
+    }
+
     /// The members of `object` this type reads that were sent with a value,
     /// when the type refuses them: where, why, and which they are.
     fn failure(&self, object: &Map<String, Value>) -> Option<Failure> {
-        let sent: Vec<&String> = object
-            .iter()
-            .filter(|(name, value)| {
-                !value.is_null()
-                    && !self.claimed.contains(name)
-                    && match &self.members {
-                        Members::Any => true,
-                        Members::Named(names) => names.contains(name),
-                    }
-            })
-            .map(|(name, _)| name)
-            .collect();
+        let sent: Vec<&String> = match &self.counted {
+            Counted::Named(names) => names
+                .iter()
+                .filter(|name| object.get(*name).is_some_and(|value| !value.is_null()))
+                .collect(),
+            Counted::AllBut(excluded) => object
+                .iter()
+                .filter(|(name, value)| !value.is_null() && excluded.binary_search(name).is_err())
+                .map(|(name, _)| name)
+                .collect(),
+        };
         if sent.is_empty() {
             return None;
         }
-        let (pointer, message) = (self.read)(object, &self.claimed).err()?;
+        let (mut pointer, mut message) = (self.read)(object, &self.claimed).err()?;
+        // The type failed at a member another field keeps: the report goes
+        // to the members that would be dropped, and names that one.
+        let first = pointer
+            .split('/')
+            .nth(1)
+            .map(crate::plan::reference::unescape_token);
+        if let Some(first) = first {
+            if !sent.iter().any(|name| **name == first) {
+                message = format!("`{first}`: {message}");
+                pointer = String::new();
+            }
+        }
         Some(Failure {
             pointer,
             message,
