@@ -2340,6 +2340,68 @@ mod flattened_option_rules_only_the_type_knows {
         accepted::<Twice>(args);
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Loose {
+        #[serde(default)]
+        pub addr: Option<String>,
+        #[serde(default)]
+        pub port: Option<u16>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct NetThenRest {
+        pub q: String,
+        #[serde(flatten)]
+        pub net: Option<Net>,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, Value>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct NetThenLoose {
+        pub q: String,
+        #[serde(flatten)]
+        pub net: Option<Net>,
+        #[serde(flatten)]
+        pub loose: Loose,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct RestThenNet {
+        pub q: String,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, Value>,
+        #[serde(flatten)]
+        pub net: Option<Net>,
+    }
+
+    /// A struct takes what it reads from the members left, whole or not:
+    /// a flattened field after it never sees them, so it keeps nothing of
+    /// them (found by a review of the version that let it).
+    #[test]
+    fn a_field_after_keeps_nothing_a_struct_took() {
+        for (args, pointer) in [
+            (json!({"q": "x", "addr": "bad", "port": 1}), "/addr"),
+            (json!({"q": "x", "port": 1, "addr": "bad"}), "/addr"),
+        ] {
+            as_serde_reads::<NetThenRest>(args.clone()).unwrap();
+            rejected_only_at::<NetThenRest>(args.clone(), pointer);
+            as_serde_reads::<NetThenLoose>(args.clone()).unwrap();
+            rejected_only_at::<NetThenLoose>(args, pointer);
+        }
+        // A map before the struct keeps every member: nothing is lost.
+        let args = json!({"q": "x", "addr": "bad", "port": 1});
+        as_serde_reads::<RestThenNet>(args.clone()).unwrap();
+        accepted::<RestThenNet>(args);
+        for args in [
+            json!({"q": "x", "addr": "10.0.0.1", "port": 1}),
+            json!({"q": "x", "other": true}),
+        ] {
+            as_serde_reads::<NetThenRest>(args.clone()).unwrap();
+            accepted::<NetThenRest>(args);
+        }
+    }
+
     /// A second failure in the object is reported in the schema's words
     /// only: the type's own refusal would repeat it.
     #[test]
@@ -2349,13 +2411,11 @@ mod flattened_option_rules_only_the_type_knows {
     }
 }
 
-/// Three shapes serde reads that the schema refused (left open by an
-/// earlier review): an alias of the struct's own field that a flattened
-/// member also has (serde reads the struct's names first), a flattened
-/// `Option` of a newtype around a struct (schemars writes it as a `$ref`
-/// beside the object's members, and drops it at the root), and the tag of a
-/// `#[serde(tag = "...")]` struct (serde writes it and ignores it when
-/// reading).
+/// Two shapes serde reads that the schema refused (left open by an earlier
+/// review): an alias of the struct's own field that a flattened member also
+/// has (serde reads the struct's names first), and a flattened `Option` of a
+/// newtype around a struct (schemars writes it as a `$ref` beside the
+/// object's members, and drops it at the root).
 mod shapes_serde_reads {
     use super::*;
 
@@ -2397,14 +2457,140 @@ mod shapes_serde_reads {
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
-    #[serde(tag = "kind", rename = "search")]
-    pub struct Tagged {
-        pub q: String,
+    pub struct Child {
+        #[serde(alias = "name")]
+        pub title: String,
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
-    pub struct HoldsTagged {
-        pub inner: Tagged,
+    pub struct Parent {
+        pub name: u32,
+        #[serde(flatten)]
+        pub child: Child,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct MaybeParent {
+        pub name: u32,
+        #[serde(flatten)]
+        pub child: Option<Child>,
+    }
+
+    /// The other way round: an alias of a flattened type never takes a
+    /// name the struct flattening it reads itself (found by a review).
+    #[test]
+    fn a_flattened_alias_never_takes_the_parents_name() {
+        let args = json!({"name": 5, "title": "t"});
+        as_serde_reads::<Parent>(args.clone()).unwrap();
+        accepted::<Parent>(args.clone());
+        as_serde_reads::<MaybeParent>(args.clone()).unwrap();
+        accepted::<MaybeParent>(args);
+        let args = json!({"name": 5});
+        as_serde_reads::<MaybeParent>(args.clone()).unwrap();
+        accepted::<MaybeParent>(args);
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Twice(Wrapped);
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub enum Pick {
+        A(String),
+        B(u32),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct WrappedPick(Pick);
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "t")]
+    pub enum Shape {
+        Dot { x: u32 },
+        Line { len: u32 },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct WrappedShape(Shape);
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Named {
+        #[serde(alias = "nm")]
+        pub name: String,
+        pub age: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct WrappedNamed(Named);
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Newtypes {
+        pub q: String,
+        #[serde(flatten)]
+        pub twice: Option<Twice>,
+        #[serde(flatten)]
+        pub pick: Option<WrappedPick>,
+        #[serde(flatten)]
+        pub shape: Option<WrappedShape>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct MaybeNamed {
+        pub q: String,
+        #[serde(flatten)]
+        pub named: Option<WrappedNamed>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct AlwaysPick {
+        pub q: String,
+        #[serde(flatten)]
+        pub pick: WrappedPick,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsNewtypes {
+        pub all: Newtypes,
+        pub list: Vec<AlwaysPick>,
+    }
+
+    /// Newtypes around a newtype, an enum, a tagged enum and a `ToolArgs`
+    /// struct with an alias, flattened: schemars writes each as a reference
+    /// that applies the definition as it stands (found by a review).
+    #[test]
+    fn flattened_newtypes_around_any_type() {
+        for args in [
+            json!({"q": "x"}),
+            json!({"q": "x", "name": "n", "age": 3}),
+            json!({"q": "x", "A": "s"}),
+            json!({"q": "x", "B": 2, "t": "Dot", "x": 1}),
+        ] {
+            as_serde_reads::<Newtypes>(args.clone()).unwrap();
+            accepted::<Newtypes>(args);
+        }
+        for args in [
+            json!({"q": "x", "name": "n"}),
+            json!({"q": "x", "B": "2"}),
+            json!({"q": "x", "t": "Dot"}),
+        ] {
+            as_serde_reads::<Newtypes>(args.clone()).unwrap();
+            assert!(Newtypes::from_model(args.clone()).is_err(), "{args}");
+        }
+        // (`nm`, `Named`'s alias, is not declared here: a `ToolArgs` type
+        // reached only through a type that does not derive it is not
+        // annotated.)
+        for args in [json!({"q": "x"}), json!({"q": "x", "name": "n", "age": 3})] {
+            as_serde_reads::<MaybeNamed>(args.clone()).unwrap();
+            accepted::<MaybeNamed>(args);
+        }
+        let args = json!({"q": "x", "A": "s"});
+        as_serde_reads::<AlwaysPick>(args.clone()).unwrap();
+        accepted::<AlwaysPick>(args);
+        let args = json!({
+            "all": {"q": "x", "A": "s"},
+            "list": [{"q": "y", "B": 1}]
+        });
+        as_serde_reads::<HoldsNewtypes>(args.clone()).unwrap();
+        accepted::<HoldsNewtypes>(args);
     }
 
     #[test]
@@ -2450,23 +2636,5 @@ mod shapes_serde_reads {
             json!({"maybe": {"q": "x", "age": 1}, "always": {"q": "y", "name": "n", "age": 3}}),
             "/maybe/name",
         );
-    }
-
-    #[test]
-    fn a_tagged_struct_takes_its_own_tag() {
-        assert_eq!(
-            Tagged::input_schema()["properties"]["kind"]["const"],
-            "search"
-        );
-        let args = json!({"kind": "search", "q": "x"});
-        as_serde_reads::<Tagged>(args.clone()).unwrap();
-        accepted::<Tagged>(args);
-        let args = json!({"inner": {"kind": "search", "q": "x"}});
-        as_serde_reads::<HoldsTagged>(args.clone()).unwrap();
-        accepted::<HoldsTagged>(args);
-        assert_eq!(accepted::<Tagged>(json!({"q": "x"})).q, "x");
-        // Another value would be dropped (serde writes `search` back).
-        as_serde_reads::<Tagged>(json!({"kind": "other", "q": "x"})).unwrap();
-        rejected_only_at::<Tagged>(json!({"kind": "other", "q": "x"}), "/kind");
     }
 }

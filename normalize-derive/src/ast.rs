@@ -24,12 +24,6 @@ pub struct Input<'a> {
     pub fields: Vec<Field<'a>>,
     /// The variants serde also reads under other names (tagged enums).
     pub variant_aliases: Vec<VariantAliases>,
-    /// `#[serde(tag = "...")]` on a struct: the member serde writes the
-    /// struct's name under, and that name. serde's reading ignores the
-    /// member, so the schema takes it only with that value (any other would
-    /// be dropped). `None` where the member is refused
-    /// (`deny_unknown_fields`) or goes to a flattened field.
-    pub struct_tag: Option<(String, String)>,
 }
 
 /// A variant's serde aliases.
@@ -195,19 +189,6 @@ impl<'a> Input<'a> {
             }
             ast::Data::Struct(_, _) => Body::Plan,
         };
-        let struct_tag = match (&container.data, container.attrs.tag()) {
-            (ast::Data::Struct(ast::Style::Struct, _), serde_attr::TagType::Internal { tag })
-                if !container.attrs.deny_unknown_fields()
-                    && !container.attrs.has_flatten()
-                    && container.attrs.type_from().is_none()
-                    && container.attrs.type_try_from().is_none()
-                    && container_effect == SchemarsEffect::Annotation =>
-            {
-                let name = container.attrs.name().serialize_name().to_string();
-                Some((tag.clone(), name))
-            }
-            _ => None,
-        };
         Some(Input {
             original: input,
             attrs,
@@ -216,7 +197,6 @@ impl<'a> Input<'a> {
             body,
             fields,
             variant_aliases,
-            struct_tag,
         })
     }
 }

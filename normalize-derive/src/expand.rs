@@ -281,10 +281,6 @@ impl Gen<'_> {
     fn annotate(&self, ir: &Input<'_>) -> TokenStream {
         let krate = self.krate;
         let open = ir.attrs.open.map(|_| quote!(#krate::open(__schema);));
-        let struct_tag = ir
-            .struct_tag
-            .as_ref()
-            .map(|(tag, name)| quote!(#krate::struct_tag(__schema, #tag, #name);));
         let own = |f: &&Field<'_>| !f.skipped && !f.flatten;
         let notes: Vec<TokenStream> = ir
             .fields
@@ -321,8 +317,8 @@ impl Gen<'_> {
                 })
             })
             .collect();
-        let notes =
-            (!notes.is_empty()).then(|| quote!(#krate::annotate_fields(__schema, &[#(#notes),*]);));
+        let notes = (!notes.is_empty())
+            .then(|| quote!(#krate::annotate_fields(__schema, __annotator, &[#(#notes),*]);));
         let variant_notes: Vec<TokenStream> = ir
             .variant_aliases
             .iter()
@@ -362,22 +358,30 @@ impl Gen<'_> {
                 // What the object's other flattened fields read: what a
                 // flattened `Option` (this one, or one this type flattens)
                 // drops may be kept there.
+                // serde's flattening takes what a struct reads from the
+                // members left: whether each comes after this one matters.
+                let at_index = ir.fields.iter().position(|g| std::ptr::eq(g, field));
                 let others: Vec<TokenStream> = ir
                     .fields
                     .iter()
-                    .filter(|g| {
+                    .enumerate()
+                    .filter(|(_, g)| {
                         g.flatten
                             && !g.skipped
                             && g.place == field.place
                             && !std::ptr::eq(*g, field)
                     })
-                    .map(|g| {
+                    .map(|(j, g)| {
                         let ty = &g.original.ty;
+                        let after = at_index.is_some_and(|i| j > i);
                         if g.schema_elsewhere {
-                            quote!(#krate::Members::Any)
+                            quote!((#krate::Members::Any, #after))
                         } else {
                             quote_spanned! {at(ty)=>
-                                (&#krate::Probe::<#ty>::new()).__toolargs_members(__annotator)
+                                (
+                                    (&#krate::Probe::<#ty>::new()).__toolargs_members(__annotator),
+                                    #after,
+                                )
                             }
                         }
                     })
@@ -440,7 +444,6 @@ impl Gen<'_> {
         }
         quote! {
             #open
-            #struct_tag
             #notes
             #variant_notes
             #(#calls)*

@@ -92,6 +92,10 @@ pub struct VariantNote {
     pub takes: &'static [&'static str],
 }
 
+/// What another flattened field of an object reads, and whether it comes
+/// after the field being annotated.
+pub(crate) type Kept = (Members, bool);
+
 /// Resolves the definitions of the `ToolArgs` types a document contains,
 /// through the generator that wrote it.
 pub struct Annotator<'g> {
@@ -110,8 +114,11 @@ pub struct Annotator<'g> {
     wholes: Vec<WholeRead>,
     /// What the other flattened fields of the objects the type being
     /// annotated is flattened into read (what a flattened `Option` drops may
-    /// be kept there).
-    kept: Vec<Members>,
+    /// be kept there), each marked whether it comes after.
+    kept: Vec<Kept>,
+    /// Where in `kept` each object's own fields start: the last are the
+    /// fields beside the one being annotated.
+    kept_starts: Vec<usize>,
 }
 
 impl<'g> Annotator<'g> {
@@ -128,14 +135,19 @@ impl<'g> Annotator<'g> {
             seen,
             wholes: Vec::new(),
             kept: Vec::new(),
+            kept_starts: Vec::new(),
         }
     }
 
     /// Notes what the other flattened fields of the object read, while the
     /// next flattened field is annotated, until [`Annotator::release_kept`]
     /// with what this returns.
-    pub fn keep(&mut self, others: impl IntoIterator<Item = Members>) -> usize {
+    ///
+    /// `others` are the members each other flattened field of the object
+    /// reads, and whether it comes after the next one.
+    pub fn keep(&mut self, others: impl IntoIterator<Item = (Members, bool)>) -> usize {
         let before = self.kept.len();
+        self.kept_starts.push(before);
         self.kept.extend(others);
         before
     }
@@ -143,11 +155,15 @@ impl<'g> Annotator<'g> {
     /// Forgets what was kept since `before`.
     pub fn release_kept(&mut self, before: usize) {
         self.kept.truncate(before);
+        self.kept_starts.pop();
     }
 
-    /// What other flattened fields of the objects around read.
-    pub(crate) fn kept(&self) -> &[Members] {
-        &self.kept
+    /// What other flattened fields read: those of the objects around, and
+    /// those beside the field being annotated (each with whether it comes
+    /// after).
+    pub(crate) fn kept(&self) -> (&[Kept], &[Kept]) {
+        let start = self.kept_starts.last().copied().unwrap_or(0);
+        self.kept.split_at(start.min(self.kept.len()))
     }
 
     /// Adds `read` to the table of flattened `Option` fields; its index.
@@ -266,9 +282,11 @@ impl<'g> Annotator<'g> {
         // of the structs around are claimed there.
         let claimed = std::mem::take(&mut self.claimed);
         let kept = std::mem::take(&mut self.kept);
+        let kept_starts = std::mem::take(&mut self.kept_starts);
         T::__annotate(&mut definition, self);
         self.claimed = claimed;
         self.kept = kept;
+        self.kept_starts = kept_starts;
         if let Some(slot) = self.generator.definitions_mut().get_mut(&name) {
             *slot = definition;
         }
@@ -280,26 +298,11 @@ fn definition_name(reference: &str) -> Option<String> {
     definition_at(&ref_pointer(reference)?).map(|(_, name)| name)
 }
 
-/// Declares `tag`, the member a `#[serde(tag = "...")]` struct writes its
-/// name `name` under: serde's reading ignores it, so it is taken with that
-/// value only (another would be dropped), and may be left out. A field of
-/// the struct named so keeps its own schema.
-pub fn struct_tag(schema: &mut Value, tag: &str, name: &str) {
-    let Some(object) = schema.as_object_mut() else {
-        return;
-    };
-    if let Value::Object(properties) = object
-        .entry("properties")
-        .or_insert_with(|| Value::Object(Map::new()))
-    {
-        properties
-            .entry(tag.to_owned())
-            .or_insert_with(|| serde_json::json!({"type": "string", "const": name}));
-    }
-}
-
-/// Applies every field note to the type's own schema `schema`.
-pub fn annotate_fields(schema: &mut Value, notes: &[FieldNote]) {
+/// Applies every field note to the type's own schema `schema` (or to the
+/// schema of a struct that flattens it: a name that struct, or one around
+/// it, reads itself never reaches the type, so no alias of the type takes
+/// it).
+pub fn annotate_fields(schema: &mut Value, annotator: &Annotator<'_>, notes: &[FieldNote]) {
     for note in notes {
         let Some(object) = locate(schema, note.place) else {
             continue;
@@ -307,8 +310,14 @@ pub fn annotate_fields(schema: &mut Value, notes: &[FieldNote]) {
         if note.verbatim {
             mark_verbatim(object, note.wire);
         }
-        if !note.aliases.is_empty() {
-            declare_aliases(object, note.wire, note.aliases);
+        let aliases: Vec<&str> = note
+            .aliases
+            .iter()
+            .copied()
+            .filter(|alias| !annotator.claimed().iter().any(|name| name == alias))
+            .collect();
+        if !aliases.is_empty() {
+            declare_aliases(object, note.wire, &aliases);
         }
     }
 }

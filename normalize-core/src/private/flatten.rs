@@ -23,7 +23,7 @@
 use super::annotate::{ALIAS_OF, Annotator, EVERYTHING, Place, locate};
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
-use crate::validate::whole::{Members, ReadFn, WHOLE, WholeRead};
+use crate::validate::whole::{Members, Reader, WHOLE, WholeRead};
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
@@ -39,44 +39,21 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
     annotator: &mut Annotator<'_>,
     place: Place,
     annotate: Annotate<'_>,
-    read: Option<ReadFn>,
+    read: Option<Reader>,
 ) {
     // schemars' derive flattens a field through these two hidden items;
     // generated code calls them, so they live as long as the derive does.
-    // After a flattened map nothing of `T` is lost (the map keeps what `T`
-    // does not take).
-    if !F::_schemars_private_is_option() || annotator.claimed().iter().any(|n| n == EVERYTHING) {
-        return;
-    }
+    let optional = F::_schemars_private_is_option();
     let mut whole = annotator.with_generator(|generator| {
         schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value()
     });
-    let Value::Object(map) = &whole else {
-        return;
-    };
-    if let Some(definition) = annotator.with_generator(|g| referenced_struct(map, g)) {
-        // A newtype around a struct: schemars writes its flattened form as
-        // a reference, merged beside the object's own keywords, where
-        // `$ref` takes the struct's members as required ones. Its members
-        // go where a struct's would, and the struct is read as one.
-        if let Some(object) = locate(schema, place) {
-            if object.get("$ref") == map.get("$ref") {
-                object.remove("$ref");
-            }
-            if let Some(Value::Object(members)) = definition.get("properties") {
-                if let Value::Object(properties) = object
-                    .entry("properties")
-                    .or_insert_with(|| Value::Object(Map::new()))
-                {
-                    for (name, member) in members {
-                        properties
-                            .entry(name.clone())
-                            .or_insert_with(|| member.clone());
-                    }
-                }
-            }
-        }
+    if let Some(definition) = inline_newtype(schema, annotator, place, &whole, optional) {
         whole = Value::Object(definition);
+    }
+    // After a flattened map nothing of `T` is lost (the map keeps what `T`
+    // does not take).
+    if !optional || annotator.claimed().iter().any(|n| n == EVERYTHING) {
+        return;
     }
     let Value::Object(map) = &whole else {
         return;
@@ -175,31 +152,134 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
     }
 }
 
-/// The struct a flattened form `form` names, when it is a reference alone
-/// (a newtype around a struct) to a definition that is a plain struct: its
-/// members named, no union, no map.
-fn referenced_struct(
-    form: &Map<String, Value>,
-    generator: &mut schemars::SchemaGenerator,
+/// A newtype around another type (`struct W(Inner)`), flattened: serde
+/// reads `Inner` flattened, but schemars writes the flattened form as a
+/// reference alone, merged beside the object's own keywords, where `$ref`
+/// applies `Inner`'s definition as it stands (its members required, its
+/// union closed, even in an `Option`), or is dropped when the object already
+/// has one. The reference (a chain of them, for a newtype around a newtype)
+/// is replaced by the definition merged the way schemars merges a flattened
+/// type it writes inline (for an `Option`: no member required, the union
+/// beside an empty branch). The definition, when it was one.
+fn inline_newtype(
+    schema: &mut Value,
+    annotator: &mut Annotator<'_>,
+    place: Place,
+    form: &Value,
+    optional: bool,
 ) -> Option<Map<String, Value>> {
-    let reference = form.get("$ref")?.as_str()?;
+    let reference = form.get("$ref")?.clone();
     let annotation = |keyword: &str| {
         matches!(keyword, "$ref" | "description" | "title")
             || (matches!(keyword, "additionalProperties" | "unevaluatedProperties")
                 && form.get(keyword) == Some(&Value::Bool(true)))
     };
-    if !form.keys().all(|keyword| annotation(keyword)) {
+    if !form.as_object()?.keys().all(|keyword| annotation(keyword)) {
         return None;
     }
-    let pointer = crate::plan::reference::ref_pointer(reference)?;
-    let (_, name) = crate::plan::reference::definition_at(&pointer)?;
-    let definition = generator.definitions().get(&name)?.as_object()?;
-    let plain = definition.get("type").and_then(Value::as_str) == Some("object")
-        && !["anyOf", "oneOf", "allOf", "$ref", "not", "if"]
-            .iter()
-            .any(|k| definition.contains_key(*k))
-        && !takes_any_member(definition);
-    plain.then(|| definition.clone())
+    let definition = annotator.with_generator(|generator| {
+        let definitions = generator.definitions();
+        let mut reference = reference.as_str()?.to_owned();
+        // A newtype around a newtype: a reference to a reference.
+        for _ in 0..16 {
+            let pointer = crate::plan::reference::ref_pointer(&reference)?;
+            let (_, name) = crate::plan::reference::definition_at(&pointer)?;
+            let definition = definitions.get(&name)?.as_object()?;
+            match definition.get("$ref").and_then(Value::as_str) {
+                Some(next) if definition.keys().all(|k| annotation(k)) => {
+                    reference = next.to_owned();
+                }
+                _ => return Some(definition.clone()),
+            }
+        }
+        None
+    })?;
+    let object = locate(schema, place)?;
+    if object.get("$ref") == Some(&reference) {
+        object.remove("$ref");
+    }
+    // The requirement that one of a field's names be sent (a `ToolArgs`
+    // type's alias groups) is a requirement like `required`: none holds in
+    // an `Option`.
+    let mut part = definition.clone();
+    if optional {
+        part.remove("required");
+        if let Some(Value::Array(parts)) = part.get_mut("allOf") {
+            parts.retain(|p| {
+                !p.get("anyOf")
+                    .and_then(Value::as_array)
+                    .is_some_and(|branches| super::annotate::is_alias_group(branches))
+            });
+            if parts.is_empty() {
+                part.remove("allOf");
+            }
+        }
+    }
+    let plain = !["anyOf", "oneOf", "allOf", "$ref", "not", "if"]
+        .iter()
+        .any(|k| part.contains_key(*k))
+        && !takes_any_member(&part);
+    if optional && plain {
+        // A struct in an `Option`: its members, each optional; what makes
+        // it whole is the struct path's (`dependentSchemas`).
+        if let Some(Value::Object(members)) = definition.get("properties") {
+            if let Value::Object(properties) = object
+                .entry("properties")
+                .or_insert_with(|| Value::Object(Map::new()))
+            {
+                for (name, member) in members {
+                    properties
+                        .entry(name.clone())
+                        .or_insert_with(|| member.clone());
+                }
+            }
+        }
+        return Some(definition);
+    }
+    allow_unknown_members(&mut part);
+    if optional {
+        if let Some(one_of) = part.remove("oneOf") {
+            part.insert(
+                "anyOf".to_owned(),
+                serde_json::json!([{"oneOf": one_of}, {}]),
+            );
+        } else if let Some(Value::Array(any_of)) = part.get_mut("anyOf") {
+            let empty = Value::Object(Map::new());
+            if !any_of.contains(&empty) {
+                any_of.push(empty);
+            }
+        }
+    }
+    let mut merged = schemars::Schema::from(std::mem::take(object));
+    schemars::_private::flatten(&mut merged, schemars::Schema::from(part));
+    if let Value::Object(map) = merged.to_value() {
+        *object = map;
+    }
+    Some(definition)
+}
+
+/// Takes `additionalProperties: false` (and `unevaluatedProperties`) off a
+/// flattened type's schema and the parts it is made of, as schemars does
+/// for a type it flattens inline: the object flattening it decides what
+/// else it takes.
+fn allow_unknown_members(schema: &mut Map<String, Value>) {
+    for keyword in ["additionalProperties", "unevaluatedProperties"] {
+        if schema.get(keyword) == Some(&Value::Bool(false)) {
+            schema.remove(keyword);
+        }
+    }
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(parts)) = schema.get_mut(keyword) {
+            for part in parts.iter_mut().filter_map(Value::as_object_mut) {
+                allow_unknown_members(part);
+            }
+        }
+    }
+    for keyword in ["then", "else"] {
+        if let Some(Value::Object(part)) = schema.get_mut(keyword) {
+            allow_unknown_members(part);
+        }
+    }
 }
 
 /// Puts [`WHOLE`] on the object at `place`, naming a new entry of the
@@ -212,19 +292,33 @@ fn read_whole_at(
     annotator: &mut Annotator<'_>,
     place: Place,
     members: Members,
-    read: Option<ReadFn>,
+    read: Option<Reader>,
 ) {
-    let Some(read) = read else {
+    let Some(reader) = read else {
         return;
     };
+    // serde's flattening takes from the members left what a struct (or an
+    // externally tagged enum) reads, whole or not: a field beside this one
+    // that comes after it never sees those. A field of an object around
+    // this one does (the struct flattening this one reads them as a map,
+    // taking none), and one before it kept what it read.
+    let (around, beside) = annotator.kept();
     let mut kept_elsewhere = Vec::new();
-    for other in annotator.kept() {
+    let keeping = around
+        .iter()
+        .chain(beside.iter().filter(|(_, after)| !(*after && reader.takes)));
+    for (other, _) in keeping {
         match other {
             Members::Any => return,
             Members::Named(names) => kept_elsewhere.extend(names.iter().cloned()),
         }
     }
-    let read = WholeRead::new(read, annotator.claimed().to_vec(), members, &kept_elsewhere);
+    let read = WholeRead::new(
+        reader.read,
+        annotator.claimed().to_vec(),
+        members,
+        &kept_elsewhere,
+    );
     let Some(object) = locate(schema, place) else {
         return;
     };

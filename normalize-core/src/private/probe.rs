@@ -14,7 +14,7 @@ use super::walk::any;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::tool_args::ToolArgs;
-use crate::validate::whole::{Members, ReadFn};
+use crate::validate::whole::{Members, Reader};
 use core::marker::PhantomData;
 use serde_json::Value;
 
@@ -134,7 +134,7 @@ pub trait ViaJsonSchema {
         annotator: &mut Annotator<'_>,
         place: super::Place,
         annotate: Annotate<'_>,
-        read: Option<ReadFn>,
+        read: Option<Reader>,
     );
 }
 
@@ -153,7 +153,7 @@ impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Pr
         annotator: &mut Annotator<'_>,
         place: super::Place,
         annotate: Annotate<'_>,
-        read: Option<ReadFn>,
+        read: Option<Reader>,
     ) {
         super::flatten::flatten_optional::<T>(schema, annotator, place, annotate, read);
     }
@@ -174,7 +174,7 @@ pub trait ViaNoSchema {
         annotator: &mut Annotator<'_>,
         place: super::Place,
         annotate: Annotate<'_>,
-        read: Option<ReadFn>,
+        read: Option<Reader>,
     );
 }
 
@@ -191,7 +191,7 @@ impl<T: ?Sized> ViaNoSchema for &Probe<T> {
         _annotator: &mut Annotator<'_>,
         _place: super::Place,
         _annotate: Annotate<'_>,
-        _read: Option<ReadFn>,
+        _read: Option<Reader>,
     ) {
     }
 }
@@ -199,24 +199,29 @@ impl<T: ?Sized> ViaNoSchema for &Probe<T> {
 /// Chosen for a field of type `Option<T>` (written so, or through an
 /// alias): how serde reads its `T` flattened.
 pub trait ViaOption {
-    /// `read_whole::<T>`.
-    fn __toolargs_whole_reader(&self) -> Option<ReadFn>;
+    /// `read_whole::<T>`, and whether serde's flattening takes what `T`
+    /// reads.
+    fn __toolargs_whole_reader(&self) -> Option<Reader>;
 }
 
 impl<T: serde::de::DeserializeOwned> ViaOption for Probe<Option<T>> {
-    fn __toolargs_whole_reader(&self) -> Option<ReadFn> {
-        Some(super::flattened_read::read_whole::<T>)
+    fn __toolargs_whole_reader(&self) -> Option<Reader> {
+        use super::flattened_read::{Reading, read_whole, reading_of};
+        Some(Reader {
+            read: read_whole::<T>,
+            takes: !matches!(reading_of::<T>(), Reading::Map),
+        })
     }
 }
 
 /// Chosen for every other field type: nothing to read.
 pub trait ViaNotOption {
     /// `None`.
-    fn __toolargs_whole_reader(&self) -> Option<ReadFn>;
+    fn __toolargs_whole_reader(&self) -> Option<Reader>;
 }
 
 impl<T: ?Sized> ViaNotOption for &Probe<T> {
-    fn __toolargs_whole_reader(&self) -> Option<ReadFn> {
+    fn __toolargs_whole_reader(&self) -> Option<Reader> {
         None
     }
 }

@@ -26,6 +26,17 @@ pub(crate) const WHOLE: &str = "x-toolargs-whole";
 /// message.
 pub type ReadFn = fn(&Map<String, Value>, &[String]) -> Result<(), (String, String)>;
 
+/// How the derive reads the `T` of a flattened `Option<T>` field.
+#[derive(Clone, Copy, Debug)]
+pub struct Reader {
+    /// Reads `T` from the members of an object.
+    pub read: ReadFn,
+    /// Whether serde's flattening takes what `T` reads from the members
+    /// left (a struct, an externally tagged enum), so that a flattened field
+    /// after it never sees them.
+    pub takes: bool,
+}
+
 /// How one flattened `Option` field is read, for [`WHOLE`] to ask.
 #[derive(Clone, Debug)]
 pub struct WholeRead {
