@@ -128,16 +128,6 @@ impl serde::de::Error for Asked {
 /// A deserializer that answers nothing: it notes the first request.
 struct Asks;
 
-macro_rules! asks_other {
-    ($($method:ident($($arg:ty),*))*) => {
-        $(
-            fn $method<V: Visitor<'static>>(self, $(_: $arg,)* _: V) -> Result<V::Value, Asked> {
-                Err(Asked::Other)
-            }
-        )*
-    };
-}
-
 impl Deserializer<'static> for Asks {
     type Error = Asked;
 
@@ -171,32 +161,14 @@ impl Deserializer<'static> for Asks {
         visitor.visit_newtype_struct(self)
     }
 
-    asks_other! {
-        deserialize_any()
-        deserialize_map()
-        deserialize_bool()
-        deserialize_i8()
-        deserialize_i16()
-        deserialize_i32()
-        deserialize_i64()
-        deserialize_u8()
-        deserialize_u16()
-        deserialize_u32()
-        deserialize_u64()
-        deserialize_f32()
-        deserialize_f64()
-        deserialize_char()
-        deserialize_str()
-        deserialize_string()
-        deserialize_bytes()
-        deserialize_byte_buf()
-        deserialize_unit()
-        deserialize_unit_struct(&'static str)
-        deserialize_seq()
-        deserialize_tuple(usize)
-        deserialize_tuple_struct(&'static str, usize)
-        deserialize_identifier()
-        deserialize_ignored_any()
+    fn deserialize_any<V: Visitor<'static>>(self, _: V) -> Result<V::Value, Asked> {
+        Err(Asked::Other)
+    }
+
+    serde::forward_to_deserialize_any! {
+        <W: Visitor<'static>>
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct seq tuple tuple_struct map identifier ignored_any
     }
 }
 
@@ -212,16 +184,6 @@ impl<'a> Unclaimed<'a> {
     fn entries(self) -> impl Iterator<Item = (&'a str, &'a Value)> {
         self.0.iter().copied()
     }
-}
-
-macro_rules! cannot_flatten {
-    ($($method:ident($($arg:ty),*))*) => {
-        $(
-            fn $method<V: Visitor<'a>>(self, $(_: $arg,)* _: V) -> Result<V::Value, Self::Error> {
-                Err(serde_json::Error::custom("can only flatten structs and maps"))
-            }
-        )*
-    };
 }
 
 impl<'a> Deserializer<'a> for Unclaimed<'a> {
@@ -290,26 +252,11 @@ impl<'a> Deserializer<'a> for Unclaimed<'a> {
         visitor.visit_unit()
     }
 
-    cannot_flatten! {
-        deserialize_bool()
-        deserialize_i8()
-        deserialize_i16()
-        deserialize_i32()
-        deserialize_i64()
-        deserialize_u8()
-        deserialize_u16()
-        deserialize_u32()
-        deserialize_u64()
-        deserialize_f32()
-        deserialize_f64()
-        deserialize_char()
-        deserialize_str()
-        deserialize_string()
-        deserialize_bytes()
-        deserialize_byte_buf()
-        deserialize_seq()
-        deserialize_tuple(usize)
-        deserialize_tuple_struct(&'static str, usize)
-        deserialize_identifier()
+    // What serde's flattening refuses ("can only flatten structs and
+    // maps") is refused here by the map the members make.
+    serde::forward_to_deserialize_any! {
+        <W: Visitor<'a>>
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        seq tuple tuple_struct identifier
     }
 }
