@@ -2402,6 +2402,116 @@ mod flattened_option_rules_only_the_type_knows {
         }
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum V4 {
+        A { n: std::net::Ipv4Addr },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum V6 {
+        B { n: std::net::Ipv6Addr },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct EitherAddress {
+        pub q: String,
+        #[serde(flatten)]
+        pub v4: Option<V4>,
+        #[serde(flatten)]
+        pub v6: Option<V6>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Pair {
+        pub a: u32,
+        pub b: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct MapFirst {
+        pub q: String,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, String>,
+        #[serde(flatten)]
+        pub pair: Option<Pair>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Holds {
+        pub x: u32,
+        #[serde(flatten)]
+        pub pair: Option<Pair>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsThenMap {
+        pub q: String,
+        #[serde(flatten)]
+        pub holds: Holds,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, u32>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Other {
+        pub c: String,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum Reads {
+        First {
+            #[serde(flatten)]
+            pair: Option<Pair>,
+            #[serde(flatten)]
+            other: Other,
+        },
+        Second {
+            #[serde(flatten)]
+            rest: BTreeMap<String, String>,
+            #[serde(flatten)]
+            pair: Option<Pair>,
+        },
+    }
+
+    /// Found by a third review: two flattened `Option`s that both fail each
+    /// counted on the other to keep the member; a map before an `Option`
+    /// keeps what it refuses, and one around it what its struct refuses (the
+    /// schema held them to the `Option`'s types); in an untagged enum, an
+    /// earlier variant whose `Option` is not whole is still read (serde
+    /// takes it as `None`), so a later variant is never reached.
+    #[test]
+    fn what_one_field_drops_another_keeps_only_when_it_reads_whole() {
+        let args = json!({"q": "x", "n": "zzz"});
+        as_serde_reads::<EitherAddress>(args.clone()).unwrap();
+        rejected_only_at::<EitherAddress>(args, "/n");
+        for args in [
+            json!({"q": "x", "n": "::1"}),
+            json!({"q": "x", "n": "10.0.0.1"}),
+        ] {
+            as_serde_reads::<EitherAddress>(args.clone()).unwrap();
+            accepted::<EitherAddress>(args);
+        }
+        for args in [
+            json!({"q": "x", "a": "s"}),
+            json!({"q": "x", "a": "1", "b": "2"}),
+        ] {
+            as_serde_reads::<MapFirst>(args.clone()).unwrap();
+            accepted::<MapFirst>(args);
+        }
+        let args = json!({"q": "x", "x": 1, "a": 2});
+        as_serde_reads::<HoldsThenMap>(args.clone()).unwrap();
+        accepted::<HoldsThenMap>(args);
+        let args = json!({"c": "s", "a": 1});
+        as_serde_reads::<Reads>(args.clone()).unwrap();
+        assert!(Reads::from_model(args.clone()).is_err(), "{args}");
+        let args = json!({"c": "s", "a": 1, "b": 2});
+        as_serde_reads::<Reads>(args.clone()).unwrap();
+        accepted::<Reads>(args);
+    }
+
     /// A second failure in the object is reported in the schema's words
     /// only: the type's own refusal would repeat it.
     #[test]

@@ -375,13 +375,12 @@ impl Gen<'_> {
                         let ty = &g.original.ty;
                         let after = at_index.is_some_and(|i| j > i);
                         if g.schema_elsewhere {
-                            quote!((#krate::Members::Any, #after))
+                            quote!(#krate::Sibling::any().after(#after))
                         } else {
                             quote_spanned! {at(ty)=>
-                                (
-                                    (&#krate::Probe::<#ty>::new()).__toolargs_members(__annotator),
-                                    #after,
-                                )
+                                (&#krate::Probe::<#ty>::new())
+                                    .__toolargs_members(__annotator)
+                                    .after(#after)
                             }
                         }
                     })

@@ -92,9 +92,34 @@ pub struct VariantNote {
     pub takes: &'static [&'static str],
 }
 
-/// What another flattened field of an object reads, and whether it comes
-/// after the field being annotated.
-pub(crate) type Kept = (Members, bool);
+/// What another flattened field of an object reads, for the flattened
+/// `Option`s beside it (see `crate::private::flatten`).
+#[derive(Clone, Debug)]
+pub struct Sibling {
+    /// The members it reads.
+    pub(crate) members: Members,
+    /// Whether it is an `Option` (it keeps what it reads only when whole).
+    pub(crate) optional: bool,
+    /// Whether it comes after the field being annotated.
+    pub(crate) after: bool,
+}
+
+impl Sibling {
+    /// A field of unknown type: it may keep any member.
+    pub fn any() -> Sibling {
+        Sibling {
+            members: Members::Any,
+            optional: false,
+            after: false,
+        }
+    }
+
+    /// The same field, said to come after the one being annotated, or not.
+    pub fn after(mut self, after: bool) -> Sibling {
+        self.after = after;
+        self
+    }
+}
 
 /// Resolves the definitions of the `ToolArgs` types a document contains,
 /// through the generator that wrote it.
@@ -115,7 +140,7 @@ pub struct Annotator<'g> {
     /// What the other flattened fields of the objects the type being
     /// annotated is flattened into read (what a flattened `Option` drops may
     /// be kept there), each marked whether it comes after.
-    kept: Vec<Kept>,
+    kept: Vec<Sibling>,
     /// Where in `kept` each object's own fields start: the last are the
     /// fields beside the one being annotated.
     kept_starts: Vec<usize>,
@@ -143,9 +168,8 @@ impl<'g> Annotator<'g> {
     /// next flattened field is annotated, until [`Annotator::release_kept`]
     /// with what this returns.
     ///
-    /// `others` are the members each other flattened field of the object
-    /// reads, and whether it comes after the next one.
-    pub fn keep(&mut self, others: impl IntoIterator<Item = (Members, bool)>) -> usize {
+    /// `others` are the other flattened fields of the object.
+    pub fn keep(&mut self, others: impl IntoIterator<Item = Sibling>) -> usize {
         let before = self.kept.len();
         self.kept_starts.push(before);
         self.kept.extend(others);
@@ -161,7 +185,7 @@ impl<'g> Annotator<'g> {
     /// What other flattened fields read: those of the objects around, and
     /// those beside the field being annotated (each with whether it comes
     /// after).
-    pub(crate) fn kept(&self) -> (&[Kept], &[Kept]) {
+    pub(crate) fn kept(&self) -> (&[Sibling], &[Sibling]) {
         let start = self.kept_starts.last().copied().unwrap_or(0);
         self.kept.split_at(start.min(self.kept.len()))
     }

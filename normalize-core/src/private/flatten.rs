@@ -50,11 +50,24 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
     if let Some(definition) = inline_newtype(schema, annotator, place, &whole, optional) {
         whole = Value::Object(definition);
     }
-    // After a flattened map nothing of `T` is lost (the map keeps what `T`
-    // does not take).
-    if !optional || annotator.claimed().iter().any(|n| n == EVERYTHING) {
+    if !optional {
         return;
     }
+    // What another flattened field always keeps is never lost: where one
+    // keeps any member (a flattened map before `T` keeps what `T` does not
+    // take), nothing of `T` is; the names one reads are not required of `T`
+    // nor counted as dropped.
+    let takes = read.is_none_or(|reader| reader.takes);
+    let everything = annotator.claimed().iter().any(|n| n == EVERYTHING);
+    let kept = if everything {
+        None
+    } else {
+        kept_elsewhere(annotator, takes)
+    };
+    let Some(kept) = kept else {
+        leave_to_the_map(schema, place, &whole, annotator.claimed());
+        return;
+    };
     let Value::Object(map) = &whole else {
         return;
     };
@@ -66,7 +79,7 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
         // unevaluated), or a struct flattening a map or an enum: only `T`
         // says all of what it refuses.
         let members = annotator.with_generator(|generator| members_of(&whole, generator));
-        read_whole_at(schema, annotator, place, members, read);
+        read_whole_at(schema, annotator, place, members, read, &kept);
         return;
     }
     annotate(&mut whole, annotator);
@@ -79,13 +92,13 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
         Some(Value::Object(properties)) => Members::Named(properties.keys().cloned().collect()),
         _ => Members::Named(Vec::new()),
     };
-    read_whole_at(schema, annotator, place, members, read);
+    read_whole_at(schema, annotator, place, members, read, &kept);
     let own: Vec<&str> = annotator.claimed().iter().map(String::as_str).collect();
     let own = own.as_slice();
     let names: Vec<String> = match whole.get("properties") {
         Some(Value::Object(properties)) => properties
             .keys()
-            .filter(|name| !own.contains(&name.as_str()))
+            .filter(|name| !own.contains(&name.as_str()) && !kept.contains(name))
             .cloned()
             .collect(),
         _ => Vec::new(),
@@ -282,43 +295,71 @@ fn allow_unknown_members(schema: &mut Map<String, Value>) {
     }
 }
 
+/// Where a flattened map keeps every member, a member of the flattened
+/// `Option<T>` beside it is what the map takes: `T` reads it if it can,
+/// and what `T` refuses the map keeps. schemars merged `T`'s members as
+/// properties of the object, which held them to `T`'s types; they are
+/// left to the map's (the object's `additionalProperties`).
+fn leave_to_the_map(schema: &mut Value, place: Place, form: &Value, claimed: &[String]) {
+    let Some(Value::Object(members)) = form.get("properties") else {
+        return;
+    };
+    let Some(object) = locate(schema, place) else {
+        return;
+    };
+    if !takes_any_member(object) {
+        return;
+    }
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for name in members.keys() {
+            if !claimed.contains(name) {
+                properties.remove(name);
+            }
+        }
+    }
+}
+
+/// The names other flattened fields of the object always keep, whatever
+/// `T` does; `None` when one keeps any member. serde's flattening takes
+/// from the members left what a struct (or an externally tagged enum)
+/// reads, whole or not (`takes`): a field beside this one that comes after
+/// it never sees those. A field of an object around this one does (the
+/// struct flattening this one reads them as a map, taking none), and one
+/// before it kept what it read. A field that is itself an `Option` keeps
+/// what it reads only when it reads a whole: the whole checks of one object
+/// are read together ([`crate::validate::whole`]).
+fn kept_elsewhere(annotator: &Annotator<'_>, takes: bool) -> Option<Vec<String>> {
+    let (around, beside) = annotator.kept();
+    let mut kept = Vec::new();
+    let keeping = around
+        .iter()
+        .chain(beside.iter().filter(|other| !(other.after && takes)))
+        .filter(|other| !other.optional);
+    for other in keeping {
+        match &other.members {
+            Members::Any => return None,
+            Members::Named(names) => kept.extend(names.iter().cloned()),
+        }
+    }
+    Some(kept)
+}
+
 /// Puts [`WHOLE`] on the object at `place`, naming a new entry of the
 /// annotator's table: `T` read (by `read`, `None` where the derive cannot
-/// name `T`) from the members not claimed. What another flattened field of
-/// the object reads may be kept there: not counted; where one takes any
-/// member, nothing is asked.
+/// name `T`) from the members not claimed, of which those in `kept` are
+/// not counted.
 fn read_whole_at(
     schema: &mut Value,
     annotator: &mut Annotator<'_>,
     place: Place,
     members: Members,
     read: Option<Reader>,
+    kept: &[String],
 ) {
     let Some(reader) = read else {
         return;
     };
-    // serde's flattening takes from the members left what a struct (or an
-    // externally tagged enum) reads, whole or not: a field beside this one
-    // that comes after it never sees those. A field of an object around
-    // this one does (the struct flattening this one reads them as a map,
-    // taking none), and one before it kept what it read.
-    let (around, beside) = annotator.kept();
-    let mut kept_elsewhere = Vec::new();
-    let keeping = around
-        .iter()
-        .chain(beside.iter().filter(|(_, after)| !(*after && reader.takes)));
-    for (other, _) in keeping {
-        match other {
-            Members::Any => return,
-            Members::Named(names) => kept_elsewhere.extend(names.iter().cloned()),
-        }
-    }
-    let read = WholeRead::new(
-        reader.read,
-        annotator.claimed().to_vec(),
-        members,
-        &kept_elsewhere,
-    );
+    let read = WholeRead::new(reader, annotator.claimed().to_vec(), members, kept);
     let Some(object) = locate(schema, place) else {
         return;
     };

@@ -31,11 +31,10 @@ mod flattened_read;
 mod probe;
 mod walk;
 
-pub use crate::validate::whole::Members;
 pub(crate) use annotate::is_alias_group;
 pub use annotate::{
-    ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
-    annotate_variants, open,
+    ALIAS_OF, Annotator, FieldNote, Place, Sibling, VERBATIM, VariantNote, VariantTag,
+    annotate_fields, annotate_variants, open,
 };
 pub use probe::{Probe, ViaJsonSchema, ViaNoSchema, ViaNotOption, ViaOption, ViaPlan, ViaToolArgs};
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};

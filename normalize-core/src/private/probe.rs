@@ -8,13 +8,13 @@
 //! where `T: ToolArgs` is not known, the plan is used, which gives the same
 //! result.
 
-use super::annotate::Annotator;
+use super::annotate::{Annotator, Sibling};
 use super::flatten::Annotate;
 use super::walk::any;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::tool_args::ToolArgs;
-use crate::validate::whole::{Members, Reader};
+use crate::validate::whole::Reader;
 use core::marker::PhantomData;
 use serde_json::Value;
 
@@ -125,8 +125,8 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
 pub trait ViaJsonSchema {
     /// Notes the members this flattened type takes before the next ones.
     fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>);
-    /// The members this flattened type reads.
-    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Members;
+    /// What this flattened type reads, as a sibling of another.
+    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Sibling;
     /// Rewrites the object at `place`, which flattens this type.
     fn __toolargs_flatten_optional(
         &self,
@@ -143,8 +143,12 @@ impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Pr
         annotator.claim_flattened::<T>();
     }
 
-    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Members {
-        super::flatten::members::<T>(annotator)
+    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Sibling {
+        Sibling {
+            members: super::flatten::members::<T>(annotator),
+            optional: T::_schemars_private_is_option(),
+            after: false,
+        }
     }
 
     fn __toolargs_flatten_optional(
@@ -166,7 +170,7 @@ pub trait ViaNoSchema {
     /// Nothing known of the type: nothing claimed.
     fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>);
     /// Nothing known of the type: any member may be its.
-    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Members;
+    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Sibling;
     /// Nothing to rewrite.
     fn __toolargs_flatten_optional(
         &self,
@@ -181,8 +185,8 @@ pub trait ViaNoSchema {
 impl<T: ?Sized> ViaNoSchema for &Probe<T> {
     fn __toolargs_claim_flattened(&self, _annotator: &mut Annotator<'_>) {}
 
-    fn __toolargs_members(&self, _annotator: &mut Annotator<'_>) -> Members {
-        Members::Any
+    fn __toolargs_members(&self, _annotator: &mut Annotator<'_>) -> Sibling {
+        Sibling::any()
     }
 
     fn __toolargs_flatten_optional(

@@ -344,7 +344,10 @@ fn the_whole_keyword_needs_its_table() {
         .validate(&json!({"q": "x", "a": 1}))
         .unwrap();
     let read = WholeRead::new(
-        refuses,
+        whole::Reader {
+            read: refuses,
+            takes: true,
+        },
         vec!["q".to_owned()],
         Members::Named(vec!["a".to_owned(), "b".to_owned()]),
         &[],

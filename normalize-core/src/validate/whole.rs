@@ -43,11 +43,16 @@ pub struct WholeRead {
     /// Reads the field's type from the members of the object not claimed;
     /// on failure, the pointer (relative to the object) and serde's message.
     read: ReadFn,
+    /// Whether serde's flattening takes what the type reads.
+    takes: bool,
     /// Names the type is never offered, sorted: those its struct and the
     /// structs around read themselves, and those flattened fields before it
     /// take.
     claimed: Vec<String>,
-    /// The members that, sent, the type's failure drops.
+    /// The members the type is offered and reads.
+    reads: Counted,
+    /// Those of them that, sent, the type's failure drops (another field
+    /// that always reads them keeps none).
     counted: Counted,
 }
 
@@ -61,7 +66,7 @@ pub enum Members {
     Named(Vec<String>),
 }
 
-/// The members a failure of the type drops, as looked for in an object.
+/// A set of members, as looked for in an object.
 #[derive(Clone, Debug)]
 enum Counted {
     /// These names.
@@ -70,78 +75,129 @@ enum Counted {
     AllBut(Vec<String>),
 }
 
-impl WholeRead {
-    /// The entry of a type read by `read`, offered no member `claimed`
-    /// names, reading `members`, of which the names in `kept_elsewhere`
-    /// (read by another flattened field of the object, which may keep what
-    /// the type drops) are not counted.
-    pub(crate) fn new(
-        read: ReadFn,
-        mut claimed: Vec<String>,
-        members: Members,
-        kept_elsewhere: &[String],
-    ) -> WholeRead {
-        claimed.sort_unstable();
-        claimed.dedup();
-        let counted = match members {
+impl Counted {
+    fn of(members: &Members, excluded: &[String]) -> Counted {
+        match members {
             Members::Named(names) => Counted::Named(
                 names
-                    .into_iter()
-                    .filter(|name| {
-                        claimed.binary_search(name).is_err() && !kept_elsewhere.contains(name)
-                    })
+                    .iter()
+                    .filter(|name| !excluded.contains(name))
+                    .cloned()
                     .collect(),
             ),
             Members::Any => {
-                let mut excluded: Vec<String> =
-                    claimed.iter().chain(kept_elsewhere).cloned().collect();
+                let mut excluded = excluded.to_vec();
                 excluded.sort_unstable();
+                excluded.dedup();
                 Counted::AllBut(excluded)
             }
-        };
-        WholeRead {
-            read,
-            claimed,
-            counted,
         }
     }
 
-    /// The members of `object` this type reads that were sent with a value,
-    /// when the type refuses them: where, why, and which they are.
-    fn failure(&self, object: &Map<String, Value>) -> Option<Failure> {
-        let sent: Vec<&String> = match &self.counted {
+    /// The members of `object` in the set sent with a value.
+    fn sent<'o>(&self, object: &'o Map<String, Value>) -> Vec<&'o String> {
+        match self {
             Counted::Named(names) => names
                 .iter()
-                .filter(|name| object.get(*name).is_some_and(|value| !value.is_null()))
+                .filter_map(|name| object.get_key_value(name))
+                .filter(|(_, value)| !value.is_null())
+                .map(|(name, _)| name)
                 .collect(),
             Counted::AllBut(excluded) => object
                 .iter()
                 .filter(|(name, value)| !value.is_null() && excluded.binary_search(name).is_err())
                 .map(|(name, _)| name)
                 .collect(),
-        };
-        if sent.is_empty() {
-            return None;
         }
-        let (mut pointer, mut message) = (self.read)(object, &self.claimed).err()?;
+    }
+}
+
+impl WholeRead {
+    /// The entry of a type read by `reader`, offered no member `claimed`
+    /// names, reading `members`, of which the names in `kept_elsewhere`
+    /// (read by another flattened field of the object that always reads
+    /// them, which keeps what the type drops) are not counted.
+    pub(crate) fn new(
+        reader: Reader,
+        mut claimed: Vec<String>,
+        members: Members,
+        kept_elsewhere: &[String],
+    ) -> WholeRead {
+        claimed.sort_unstable();
+        claimed.dedup();
+        let reads = Counted::of(&members, &claimed);
+        let excluded: Vec<String> = claimed.iter().chain(kept_elsewhere).cloned().collect();
+        let counted = Counted::of(&members, &excluded);
+        WholeRead {
+            read: reader.read,
+            takes: reader.takes,
+            claimed,
+            reads,
+            counted,
+        }
+    }
+
+    fn read(&self, object: &Map<String, Value>) -> Result<(), (String, String)> {
+        (self.read)(object, &self.claimed)
+    }
+}
+
+/// The failures of the flattened `Option`s of one object, read together:
+/// what one drops, another that reads it, and reads its own members
+/// whole, keeps (unless the one that drops it took it first). With `first`,
+/// only whether there is one.
+fn failures(entries: &[WholeRead], object: &Map<String, Value>, first: bool) -> Vec<Failure> {
+    let mut outcomes: Vec<Option<bool>> = vec![None; entries.len()];
+    let mut found = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let mut dropped = entry.counted.sent(object);
+        if dropped.is_empty() {
+            continue;
+        }
+        let Err((mut pointer, mut message)) = entry.read(object) else {
+            outcomes[i] = Some(true);
+            continue;
+        };
+        outcomes[i] = Some(false);
+        for (j, other) in entries.iter().enumerate() {
+            // A field after one that takes what it reads never sees it.
+            if j == i || (entry.takes && j > i) || dropped.is_empty() {
+                continue;
+            }
+            let read = other.reads.sent(object);
+            if read.iter().all(|name| !dropped.contains(name)) {
+                continue;
+            }
+            let whole = *outcomes[j].get_or_insert_with(|| other.read(object).is_ok());
+            if whole {
+                dropped.retain(|name| !read.contains(name));
+            }
+        }
+        if dropped.is_empty() {
+            continue;
+        }
         // The type failed at a member another field keeps: the report goes
         // to the members that would be dropped, and names that one.
-        let first = pointer
+        let at = pointer
             .split('/')
             .nth(1)
             .map(crate::plan::reference::unescape_token);
-        if let Some(first) = first {
-            if !sent.iter().any(|name| **name == first) {
-                message = format!("`{first}`: {message}");
+        if let Some(at) = at {
+            if !dropped.iter().any(|name| **name == at) {
+                message = format!("`{at}`: {message}");
                 pointer = String::new();
             }
         }
-        Some(Failure {
+        found.push(Failure {
             pointer,
             message,
-            sent: sent.into_iter().cloned().collect(),
-        })
+            sent: dropped.into_iter().cloned().collect(),
+        });
+        if first {
+            break;
+        }
     }
+    found
 }
 
 /// What a refused whole reports: where in the object, serde's message, and
@@ -182,7 +238,7 @@ impl<'i> jsonschema::Keyword<'i> for WholeKeyword {
         let Value::Object(object) = instance else {
             return true;
         };
-        self.0.iter().all(|read| read.failure(object).is_none())
+        failures(&self.0, object, true).is_empty()
     }
 
     fn iter_errors(
@@ -192,10 +248,8 @@ impl<'i> jsonschema::Keyword<'i> for WholeKeyword {
         let Value::Object(object) = instance else {
             return Box::new(std::iter::empty());
         };
-        let errors: Vec<_> = self
-            .0
-            .iter()
-            .filter_map(|read| read.failure(object))
+        let errors: Vec<_> = failures(&self.0, object, false)
+            .into_iter()
             .map(Failure::into_error)
             .collect();
         Box::new(errors.into_iter())
