@@ -509,6 +509,23 @@ pub struct FlattenOptional {
 }
 generator!(FlattenOptional { q, window, order });
 
+/// A newtype around a struct, flattened as an `Option` beside an enum:
+/// schemars writes it as a reference that applies `Window` as it stands
+/// (its members required); serde reads it as `Window`, whole or not at all.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Extent(pub Window);
+generator!(Extent(f0));
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub struct FlattenNewtype {
+    pub q: String,
+    #[serde(flatten)]
+    pub extent: Option<Extent>,
+    #[serde(flatten)]
+    pub order: Option<Order>,
+}
+generator!(FlattenNewtype { q, extent, order });
+
 /// Flattens a map: it reads every member its struct does not. Flattened as
 /// an `Option` beside `title`, a member sent without `id` makes no `Tail`,
 /// and serde drops it with the `None` it takes; only the type says so (the
@@ -1273,6 +1290,7 @@ macro_rules! contract_types {
             flatten_optional: FlattenOptional, aliases &[("hi", "high")];
             flatten_optional_tagged: FlattenOptionalTagged;
             flatten_optional_map: FlattenOptionalMap;
+            flatten_newtype: FlattenNewtype;
             notify: Notify, aliases &[("copy", "copy_to")];
             notify_external: NotifyExternal;
             shape: Shape;

@@ -19,6 +19,22 @@
 //! rules). `T`'s members stay where schemars put them, so the struct stays a
 //! plain object, with no union at its root (providers refuse one there), and
 //! its integers refuse `1.0`, as serde does inside the flattened field.
+//!
+//! What the schema cannot say (a string `T` parses, a `deserialize_with`, a
+//! map or an enum `T` flattens) `T` is asked at validation: the object
+//! carries [`WHOLE`], whose entries read `T` as serde's flattening does
+//! (`crate::private::flattened_read`, `crate::validate::whole`).
+//!
+//! Another flattened field of the object may keep what `T` drops: one that
+//! is no `Option` always keeps what it reads (unless `T` took it first: a
+//! struct takes what it reads from the members left), and where one keeps
+//! any member (a map), nothing of `T` is lost. Those names are neither
+//! required of `T` nor counted as dropped. A field that is itself an
+//! `Option` keeps only what it reads whole, which only validation knows.
+//!
+//! A newtype around a type (`struct W(Inner)`) is written by schemars as a
+//! reference beside the object's members, which applies `Inner` as it
+//! stands; it is merged as schemars merges a type it flattens inline.
 
 use super::annotate::{ALIAS_OF, Annotator, EVERYTHING, Place, locate};
 use crate::plan::admits_null;
@@ -28,12 +44,13 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 /// Rewrites the schema of the object at `place` in `schema`, which flattens
-/// a field of type `F`, when `F` is an `Option` of a struct: each member of
-/// the struct requires the whole struct (see the docs of the `flatten`
-/// module). The names the annotator holds claimed (the object's other
-/// fields, the structs around it, the flattened fields before this one)
-/// never reach the struct. `annotate` applies the struct's own annotations
-/// (a `ToolArgs` type's aliases and marks) to its schema.
+/// a field of type `F`: a newtype is merged as the type it wraps; when `F`
+/// is an `Option`, each member of a struct requires the whole struct, and
+/// `T` is asked what the schema cannot say (`read`, see the docs of the
+/// `flatten` module). The names the annotator holds claimed (the object's
+/// other fields, the structs around it, the flattened fields before this
+/// one) never reach `T`. `annotate` applies the struct's own annotations (a
+/// `ToolArgs` type's aliases and marks) to its schema.
 pub(crate) fn flatten_optional<F: JsonSchema>(
     schema: &mut Value,
     annotator: &mut Annotator<'_>,

@@ -7,6 +7,11 @@
 //! [`ViaPlan`] (implemented for every `&Probe<T>`). In a generic context
 //! where `T: ToolArgs` is not known, the plan is used, which gives the same
 //! result.
+//!
+//! The same pattern asks of a flattened field's type what the `flatten`
+//! module needs: its schema when it implements `JsonSchema` and
+//! `Deserialize` ([`ViaJsonSchema`] over [`ViaNoSchema`]), and how serde
+//! reads the `T` of an `Option<T>` ([`ViaOption`] over [`ViaNotOption`]).
 
 use super::annotate::{Annotator, Sibling};
 use super::flatten::Annotate;

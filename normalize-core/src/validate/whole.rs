@@ -10,7 +10,10 @@
 //! validator ([`Validator::with_wholes`](super::Validator::with_wholes)):
 //! each says which names the type is not offered, which it reads, and how
 //! to ask it. The object is refused where the type fails on members it
-//! reads that were sent (a `null` alone says nothing: it is `None` too).
+//! reads that were sent (a `null` alone says nothing: it is `None` too) and
+//! that no other field keeps: the entries of one object are read together,
+//! and a member another flattened `Option` reads is kept when that one
+//! reads whole (unless the failing one took it first).
 //!
 //! The table lives in the process, not in the schema: a validator built
 //! from the schema's JSON alone ([`Validator::new`](super::Validator::new),
