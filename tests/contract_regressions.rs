@@ -2512,6 +2512,93 @@ mod flattened_option_rules_only_the_type_knows {
         accepted::<Reads>(args);
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum Either {
+        X { c: u32 },
+        Y { a: u32, c: u32 },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum CountOrMap {
+        X { c: u32 },
+        Y(BTreeMap<String, u32>),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct EitherThenPair {
+        pub q: String,
+        #[serde(flatten)]
+        pub either: Either,
+        #[serde(flatten)]
+        pub pair: Option<Pair>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct CountOrMapThenPair {
+        pub q: String,
+        #[serde(flatten)]
+        pub either: CountOrMap,
+        #[serde(flatten)]
+        pub pair: Option<Pair>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsNet {
+        pub c: u32,
+        #[serde(flatten)]
+        pub net: Option<V4>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct MaybeHoldsNet {
+        pub q: String,
+        #[serde(flatten)]
+        pub holds: Option<HoldsNet>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum PairOrText {
+        First {
+            #[serde(flatten)]
+            pair: Option<Pair>,
+            c: String,
+        },
+        Second {
+            c: String,
+            a: String,
+        },
+    }
+
+    /// Found by a fourth review: an enum beside an `Option` keeps only what
+    /// the variant it reads reads; an `Option` inside another keeps nothing
+    /// for the outer one when it is not whole; an untagged variant whose
+    /// `Option` is not whole reads any value for its members.
+    #[test]
+    fn enums_keep_only_their_variant_and_options_only_whole() {
+        let args = json!({"q": "x", "c": 1, "a": 1});
+        as_serde_reads::<EitherThenPair>(args.clone()).unwrap();
+        assert!(EitherThenPair::from_model(args.clone()).is_err(), "{args}");
+        as_serde_reads::<CountOrMapThenPair>(args.clone()).unwrap();
+        assert!(CountOrMapThenPair::from_model(args).is_err());
+        let args = json!({"q": "x", "c": 1, "a": 1, "b": 2});
+        as_serde_reads::<EitherThenPair>(args.clone()).unwrap();
+        accepted::<EitherThenPair>(args);
+        // `V4` (untagged) takes nothing it reads: the outer `Option` reads
+        // `n` too, and is whole, but holds nothing of `n`.
+        let args = json!({"q": "x", "c": 1, "n": "bad"});
+        as_serde_reads::<MaybeHoldsNet>(args.clone()).unwrap();
+        rejected_only_at::<MaybeHoldsNet>(args, "/n");
+        let args = json!({"q": "x", "c": 1, "n": "10.0.0.1"});
+        as_serde_reads::<MaybeHoldsNet>(args.clone()).unwrap();
+        accepted::<MaybeHoldsNet>(args);
+        let args = json!({"c": "s", "a": "t"});
+        as_serde_reads::<PairOrText>(args.clone()).unwrap();
+        assert!(PairOrText::from_model(args).is_err());
+    }
+
     /// A second failure in the object is reported in the schema's words
     /// only: the type's own refusal would repeat it.
     #[test]

@@ -98,8 +98,10 @@ pub struct VariantNote {
 pub struct Sibling {
     /// The members it reads.
     pub(crate) members: Members,
-    /// Whether it is an `Option` (it keeps what it reads only when whole).
-    pub(crate) optional: bool,
+    /// Whether it keeps whatever it reads, or fails the whole object: a
+    /// struct or a map that is no `Option`. (An enum keeps only what the
+    /// variant it reads reads; an `Option` only what it reads whole.)
+    pub(crate) keeps: bool,
     /// Whether it comes after the field being annotated.
     pub(crate) after: bool,
 }
@@ -109,7 +111,7 @@ impl Sibling {
     pub fn any() -> Sibling {
         Sibling {
             members: Members::Any,
-            optional: false,
+            keeps: true,
             after: false,
         }
     }
@@ -144,6 +146,8 @@ pub struct Annotator<'g> {
     /// Where in `kept` each object's own fields start: the last are the
     /// fields beside the one being annotated.
     kept_starts: Vec<usize>,
+    /// How long the table was at each [`Annotator::keep`].
+    wholes_at_keep: Vec<usize>,
 }
 
 impl<'g> Annotator<'g> {
@@ -161,6 +165,7 @@ impl<'g> Annotator<'g> {
             wholes: Vec::new(),
             kept: Vec::new(),
             kept_starts: Vec::new(),
+            wholes_at_keep: Vec::new(),
         }
     }
 
@@ -172,6 +177,7 @@ impl<'g> Annotator<'g> {
     pub fn keep(&mut self, others: impl IntoIterator<Item = Sibling>) -> usize {
         let before = self.kept.len();
         self.kept_starts.push(before);
+        self.wholes_at_keep.push(self.wholes.len());
         self.kept.extend(others);
         before
     }
@@ -180,6 +186,7 @@ impl<'g> Annotator<'g> {
     pub fn release_kept(&mut self, before: usize) {
         self.kept.truncate(before);
         self.kept_starts.pop();
+        self.wholes_at_keep.pop();
     }
 
     /// What other flattened fields read: those of the objects around, and
@@ -192,8 +199,17 @@ impl<'g> Annotator<'g> {
 
     /// Adds `read` to the table of flattened `Option` fields; its index.
     pub(crate) fn add_whole(&mut self, read: WholeRead) -> usize {
-        self.wholes.push(read);
-        self.wholes.len() - 1
+        let index = self.wholes.len();
+        self.wholes.push(read.at(index));
+        index
+    }
+
+    /// The indices of the table's entries added since the last
+    /// [`Annotator::keep`]: the flattened `Option`s inside the type being
+    /// flattened.
+    pub(crate) fn wholes_within(&self) -> std::ops::Range<usize> {
+        let start = self.wholes_at_keep.last().copied().unwrap_or(0);
+        start..self.wholes.len()
     }
 
     /// The table of flattened `Option` fields the document's
@@ -307,10 +323,12 @@ impl<'g> Annotator<'g> {
         let claimed = std::mem::take(&mut self.claimed);
         let kept = std::mem::take(&mut self.kept);
         let kept_starts = std::mem::take(&mut self.kept_starts);
+        let wholes_at_keep = std::mem::take(&mut self.wholes_at_keep);
         T::__annotate(&mut definition, self);
         self.claimed = claimed;
         self.kept = kept;
         self.kept_starts = kept_starts;
+        self.wholes_at_keep = wholes_at_keep;
         if let Some(slot) = self.generator.definitions_mut().get_mut(&name) {
             *slot = definition;
         }

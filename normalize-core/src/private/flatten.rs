@@ -351,7 +351,7 @@ fn kept_elsewhere(annotator: &Annotator<'_>, takes: bool) -> Option<Vec<String>>
     let keeping = around
         .iter()
         .chain(beside.iter().filter(|other| !(other.after && takes)))
-        .filter(|other| !other.optional);
+        .filter(|other| other.keeps);
     for other in keeping {
         match &other.members {
             Members::Any => return None,
@@ -376,7 +376,8 @@ fn read_whole_at(
     let Some(reader) = read else {
         return;
     };
-    let read = WholeRead::new(reader, annotator.claimed().to_vec(), members, kept);
+    let within = annotator.wholes_within().collect();
+    let read = WholeRead::new(reader, annotator.claimed().to_vec(), members, kept, within);
     let Some(object) = locate(schema, place) else {
         return;
     };
@@ -391,11 +392,37 @@ fn read_whole_at(
 }
 
 /// The members the flattened type `F` reads (see [`members_of`]).
-pub(crate) fn members<F: JsonSchema>(annotator: &mut Annotator<'_>) -> Members {
+/// With whether it keeps all it reads when it reads at all: a struct or a
+/// map (its form a plain object), not an enum (a union: only the variant
+/// read keeps what it reads).
+pub(crate) fn members<F: JsonSchema>(annotator: &mut Annotator<'_>) -> (Members, bool) {
     annotator.with_generator(|generator| {
         let form = schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value();
-        members_of(&form, generator)
+        let union = is_union(&form, generator);
+        (members_of(&form, generator), !union)
     })
+}
+
+/// Whether a flattened form is a union (an enum), itself or the definition
+/// it references (through newtypes).
+fn is_union(form: &Value, generator: &mut schemars::SchemaGenerator) -> bool {
+    let definitions = generator.definitions();
+    let mut current = form.clone();
+    for _ in 0..16 {
+        let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        let Some((_, name)) = crate::plan::reference::ref_pointer(reference)
+            .and_then(|pointer| crate::plan::reference::definition_at(&pointer))
+        else {
+            return false;
+        };
+        let Some(definition) = definitions.get(&name) else {
+            return false;
+        };
+        current = definition.clone();
+    }
+    ["anyOf", "oneOf"].iter().any(|k| current.get(*k).is_some())
 }
 
 /// The names a flattened type's schema `schema` reads: its properties, those

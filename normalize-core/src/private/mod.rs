@@ -81,7 +81,11 @@ impl Compiled {
         }
         inline_root_reference(&mut schema);
         // Ordering reads the unions as schemars wrote them, before closing.
-        let raw = crate::untagged::has_unions(&schema).then(|| schema.clone());
+        let raw = crate::untagged::has_unions(&schema).then(|| {
+            let mut raw = schema.clone();
+            crate::validate::whole::relax_for_readings(&mut raw, &wholes);
+            raw
+        });
         crate::closing::close_objects(&mut schema);
         if let Some(raw) = raw {
             crate::untagged::order_unions(&raw, &mut schema);

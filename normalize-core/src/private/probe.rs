@@ -149,9 +149,10 @@ impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Pr
     }
 
     fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Sibling {
+        let (members, keeps) = super::flatten::members::<T>(annotator);
         Sibling {
-            members: super::flatten::members::<T>(annotator),
-            optional: T::_schemars_private_is_option(),
+            members,
+            keeps: keeps && !T::_schemars_private_is_option(),
             after: false,
         }
     }

@@ -37,8 +37,7 @@ impl<'r> Readings<'r> {
     }
 
     /// Points every reference in `schema` at the copy of its target, drops
-    /// `uniqueItems` (serde reads a set from an array with repeats) and what
-    /// makes a flattened `Option` whole, and has
+    /// `uniqueItems` (serde reads a set from an array with repeats), and has
     /// an integer refuse `2.0` (serde's integer types do; JSON Schema calls
     /// it an integer).
     fn redirect(&mut self, schema: &mut Value) {
@@ -47,12 +46,6 @@ impl<'r> Readings<'r> {
                 if map.get("uniqueItems").is_some_and(Value::is_boolean) {
                     map.remove("uniqueItems");
                 }
-                // A flattened `Option` that is not whole is `None` in
-                // serde's reading, which goes on: what makes it whole (the
-                // derive's `dependentSchemas` and whole check) is no
-                // condition of reading the branch.
-                map.remove("dependentSchemas");
-                map.remove(crate::validate::whole::WHOLE);
                 mark_written_as_integer(map);
                 if let Some(Value::String(reference)) = map.get_mut("$ref") {
                     if let Some(target) = ref_pointer(reference) {

@@ -351,6 +351,7 @@ fn the_whole_keyword_needs_its_table() {
         vec!["q".to_owned()],
         Members::Named(vec!["a".to_owned(), "b".to_owned()]),
         &[],
+        Vec::new(),
     );
     let validator = Validator::with_wholes(&schema, vec![read.clone()]).unwrap();
     let violations = validator.validate(&json!({"q": "x", "a": 1})).unwrap_err();

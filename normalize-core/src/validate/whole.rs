@@ -57,6 +57,11 @@ pub struct WholeRead {
     /// Those of them that, sent, the type's failure drops (another field
     /// that always reads them keeps none).
     counted: Counted,
+    /// Its index in the table.
+    index: usize,
+    /// The indices of the flattened `Option`s inside the type: what one of
+    /// them drops, this one does not keep by reading whole.
+    within: Vec<usize>,
 }
 
 /// The members a flattened type reads.
@@ -125,6 +130,7 @@ impl WholeRead {
         mut claimed: Vec<String>,
         members: Members,
         kept_elsewhere: &[String],
+        within: Vec<usize>,
     ) -> WholeRead {
         claimed.sort_unstable();
         claimed.dedup();
@@ -137,11 +143,56 @@ impl WholeRead {
             claimed,
             reads,
             counted,
+            index: 0,
+            within,
         }
+    }
+
+    /// The entry, at `index` in its table.
+    pub(crate) fn at(mut self, index: usize) -> WholeRead {
+        self.index = index;
+        self
     }
 
     fn read(&self, object: &Map<String, Value>) -> Result<(), (String, String)> {
         (self.read)(object, &self.claimed)
+    }
+}
+
+/// Has the schema `raw` say what serde reads inside an untagged enum
+/// (`crate::untagged` copies its branches as readings): a flattened
+/// `Option` that is not whole is `None` there, and serde reads on. Its
+/// members take any value, and what makes it whole (`dependentSchemas`,
+/// [`WHOLE`]) goes. `table` is the one the keywords index.
+pub(crate) fn relax_for_readings(raw: &mut Value, table: &[WholeRead]) {
+    match raw {
+        Value::Object(map) => {
+            if let Some(Value::Array(indices)) = map.remove(WHOLE) {
+                map.remove("dependentSchemas");
+                let names = indices
+                    .iter()
+                    .filter_map(|index| table.get(usize::try_from(index.as_u64()?).ok()?))
+                    .filter_map(|entry| match &entry.reads {
+                        Counted::Named(names) => Some(names.iter()),
+                        Counted::AllBut(_) => None,
+                    })
+                    .flatten();
+                if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                    for name in names {
+                        if let Some(member) = properties.get_mut(name) {
+                            *member = Value::Bool(true);
+                        }
+                    }
+                }
+            }
+            for child in map.values_mut() {
+                relax_for_readings(child, table);
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| relax_for_readings(item, table)),
+        _ => {}
     }
 }
 
@@ -163,8 +214,13 @@ fn failures(entries: &[WholeRead], object: &Map<String, Value>, first: bool) -> 
         };
         outcomes[i] = Some(false);
         for (j, other) in entries.iter().enumerate() {
-            // A field after one that takes what it reads never sees it.
-            if j == i || (entry.takes && j > i) || dropped.is_empty() {
+            // A field after one that takes what it reads never sees it; one
+            // that holds this one holds nothing of what this one drops.
+            if j == i
+                || (entry.takes && j > i)
+                || other.within.contains(&entry.index)
+                || dropped.is_empty()
+            {
                 continue;
             }
             let read = other.reads.sent(object);
