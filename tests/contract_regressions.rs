@@ -2599,6 +2599,103 @@ mod flattened_option_rules_only_the_type_knows {
         assert!(PairOrText::from_model(args).is_err());
     }
 
+    fn odd<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+        let n = u32::deserialize(deserializer)?;
+        if n % 2 == 1 {
+            Ok(n)
+        } else {
+            Err(serde::de::Error::custom("expected an odd number"))
+        }
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Inner {
+        pub r: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct OddOuter {
+        #[serde(deserialize_with = "odd")]
+        #[schemars(with = "u32")]
+        pub p: u32,
+        #[serde(flatten)]
+        pub inner: Option<Inner>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct JustP {
+        pub p: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct OuterOrP {
+        pub q: String,
+        #[serde(flatten)]
+        pub outer: Option<OddOuter>,
+        #[serde(flatten)]
+        pub just: Option<JustP>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct C {
+        pub c: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Generic<T> {
+        pub q: String,
+        #[serde(flatten)]
+        pub x: T,
+        #[serde(flatten)]
+        pub pair: Option<Pair>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "k")]
+    pub enum Kind {
+        A { c: u32 },
+        B { z: u32 },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct WithKind {
+        pub a: u32,
+        #[serde(flatten)]
+        pub kind: Kind,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithKindThenPair {
+        pub q: String,
+        #[serde(flatten)]
+        pub with: WithKind,
+        #[serde(flatten)]
+        pub pair: Option<Pair>,
+    }
+
+    /// Found by a fifth review: an `Option` inside one that fails goes with
+    /// it (it keeps nothing for another); a flattened field of unknown type
+    /// (a type parameter) is not counted on to keep anything; a struct that
+    /// flattens an enum keeps its own fields.
+    #[test]
+    fn inner_options_go_with_their_outer_one_and_unknown_fields_keep_nothing() {
+        let args = json!({"q": "s", "p": 2, "r": 1});
+        as_serde_reads::<OuterOrP>(args.clone()).unwrap();
+        assert!(OuterOrP::from_model(args).is_err());
+        let args = json!({"q": "s", "p": 3, "r": 1});
+        as_serde_reads::<OuterOrP>(args.clone()).unwrap();
+        accepted::<OuterOrP>(args);
+        let args = json!({"q": "x", "c": 1, "a": 1});
+        as_serde_reads::<Generic<C>>(args.clone()).unwrap();
+        assert!(Generic::<C>::from_model(args).is_err());
+        let args = json!({"q": "x", "c": 1, "a": 1, "b": 2});
+        as_serde_reads::<Generic<C>>(args.clone()).unwrap();
+        accepted::<Generic<C>>(args);
+        let args = json!({"q": "x", "a": 1, "k": "A", "c": 1});
+        as_serde_reads::<WithKindThenPair>(args.clone()).unwrap();
+        accepted::<WithKindThenPair>(args);
+    }
+
     /// A second failure in the object is reported in the schema's words
     /// only: the type's own refusal would repeat it.
     #[test]

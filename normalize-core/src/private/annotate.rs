@@ -96,22 +96,23 @@ pub struct VariantNote {
 /// `Option`s beside it (see `crate::private::flatten`).
 #[derive(Clone, Debug)]
 pub struct Sibling {
-    /// The members it reads.
-    pub(crate) members: Members,
-    /// Whether it keeps whatever it reads, or fails the whole object: a
-    /// struct or a map that is no `Option`. (An enum keeps only what the
-    /// variant it reads reads; an `Option` only what it reads whole.)
-    pub(crate) keeps: bool,
+    /// What it keeps whatever the call, or fails the whole object: all it
+    /// reads for a struct or a map that is no `Option`; a struct's own
+    /// fields when it flattens an enum; nothing for an enum (it keeps only
+    /// what the variant it reads reads), an `Option` (only what it reads
+    /// whole) or a type nothing is known of.
+    pub(crate) keeps: Members,
     /// Whether it comes after the field being annotated.
     pub(crate) after: bool,
 }
 
 impl Sibling {
-    /// A field of unknown type: it may keep any member.
+    /// A field of unknown type (a type parameter, a `deserialize_with`): it
+    /// is not counted on to keep any member, so the `Option`s beside it are
+    /// checked as if it kept none.
     pub fn any() -> Sibling {
         Sibling {
-            members: Members::Any,
-            keeps: true,
+            keeps: Members::Named(Vec::new()),
             after: false,
         }
     }

@@ -350,10 +350,9 @@ fn kept_elsewhere(annotator: &Annotator<'_>, takes: bool) -> Option<Vec<String>>
     let mut kept = Vec::new();
     let keeping = around
         .iter()
-        .chain(beside.iter().filter(|other| !(other.after && takes)))
-        .filter(|other| other.keeps);
+        .chain(beside.iter().filter(|other| !(other.after && takes)));
     for other in keeping {
-        match &other.members {
+        match &other.keeps {
             Members::Any => return None,
             Members::Named(names) => kept.extend(names.iter().cloned()),
         }
@@ -392,14 +391,24 @@ fn read_whole_at(
 }
 
 /// The members the flattened type `F` reads (see [`members_of`]).
-/// With whether it keeps all it reads when it reads at all: a struct or a
-/// map (its form a plain object), not an enum (a union: only the variant
-/// read keeps what it reads).
-pub(crate) fn members<F: JsonSchema>(annotator: &mut Annotator<'_>) -> (Members, bool) {
+/// What the flattened type `F` keeps whenever it reads at all: all it
+/// reads, for a struct or a map (its form a plain object); for a union (an
+/// enum, itself or the definition a newtype references), only the members
+/// named beside the union (a struct's own fields when it flattens an enum):
+/// the variant read keeps the rest.
+pub(crate) fn kept_by<F: JsonSchema>(annotator: &mut Annotator<'_>) -> Members {
     annotator.with_generator(|generator| {
         let form = schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value();
-        let union = is_union(&form, generator);
-        (members_of(&form, generator), !union)
+        if is_union(&form, generator) {
+            let own = form
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|properties| properties.keys().cloned().collect())
+                .unwrap_or_default();
+            Members::Named(own)
+        } else {
+            members_of(&form, generator)
+        }
     })
 }
 

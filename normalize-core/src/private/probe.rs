@@ -19,7 +19,7 @@ use super::walk::any;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::tool_args::ToolArgs;
-use crate::validate::whole::Reader;
+use crate::validate::whole::{Members, Reader};
 use core::marker::PhantomData;
 use serde_json::Value;
 
@@ -130,7 +130,7 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
 pub trait ViaJsonSchema {
     /// Notes the members this flattened type takes before the next ones.
     fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>);
-    /// What this flattened type reads, as a sibling of another.
+    /// What this flattened type keeps, as a sibling of another.
     fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Sibling;
     /// Rewrites the object at `place`, which flattens this type.
     fn __toolargs_flatten_optional(
@@ -149,10 +149,13 @@ impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Pr
     }
 
     fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Sibling {
-        let (members, keeps) = super::flatten::members::<T>(annotator);
+        let keeps = super::flatten::kept_by::<T>(annotator);
         Sibling {
-            members,
-            keeps: keeps && !T::_schemars_private_is_option(),
+            keeps: if T::_schemars_private_is_option() {
+                Members::Named(Vec::new())
+            } else {
+                keeps
+            },
             after: false,
         }
     }

@@ -169,18 +169,34 @@ pub(crate) fn relax_for_readings(raw: &mut Value, table: &[WholeRead]) {
         Value::Object(map) => {
             if let Some(Value::Array(indices)) = map.remove(WHOLE) {
                 map.remove("dependentSchemas");
-                let names = indices
+                let entries: Vec<&WholeRead> = indices
                     .iter()
                     .filter_map(|index| table.get(usize::try_from(index.as_u64()?).ok()?))
-                    .filter_map(|entry| match &entry.reads {
-                        Counted::Named(names) => Some(names.iter()),
-                        Counted::AllBut(_) => None,
-                    })
-                    .flatten();
-                if let Some(Value::Object(properties)) = map.get_mut("properties") {
-                    for name in names {
-                        if let Some(member) = properties.get_mut(name) {
-                            *member = Value::Bool(true);
+                    .collect();
+                for entry in entries {
+                    match &entry.reads {
+                        Counted::Named(names) => {
+                            if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                                for name in names {
+                                    if let Some(member) = properties.get_mut(name) {
+                                        *member = Value::Bool(true);
+                                    }
+                                }
+                            }
+                        }
+                        // A map: every member it is offered, named or not.
+                        Counted::AllBut(claimed) => {
+                            map.remove("patternProperties");
+                            if map.contains_key("additionalProperties") {
+                                map.insert("additionalProperties".to_owned(), Value::Bool(true));
+                            }
+                            if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                                for (name, member) in properties.iter_mut() {
+                                    if claimed.binary_search(name).is_err() {
+                                        *member = Value::Bool(true);
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -215,10 +231,12 @@ fn failures(entries: &[WholeRead], object: &Map<String, Value>, first: bool) -> 
         outcomes[i] = Some(false);
         for (j, other) in entries.iter().enumerate() {
             // A field after one that takes what it reads never sees it; one
-            // that holds this one holds nothing of what this one drops.
+            // that holds this one holds nothing of what this one drops, nor
+            // does one this one holds (it goes with this one).
             if j == i
                 || (entry.takes && j > i)
                 || other.within.contains(&entry.index)
+                || entry.within.contains(&other.index)
                 || dropped.is_empty()
             {
                 continue;
