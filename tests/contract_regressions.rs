@@ -2696,6 +2696,33 @@ mod flattened_option_rules_only_the_type_knows {
         accepted::<WithKindThenPair>(args);
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum CountsOrText {
+        First {
+            q: String,
+            #[serde(flatten)]
+            counts: Option<BTreeMap<String, u32>>,
+        },
+        Second {
+            q: String,
+            c: String,
+        },
+    }
+
+    /// An untagged variant flattening an `Option` of a map reads any other
+    /// member (the map fails, the `Option` is `None`): a later variant is
+    /// never reached, and what the earlier one drops is refused.
+    #[test]
+    fn an_untagged_variant_with_an_optional_map_reads_anything_else() {
+        let args = json!({"q": "x", "c": "s"});
+        as_serde_reads::<CountsOrText>(args.clone()).unwrap();
+        assert!(CountsOrText::from_model(args).is_err());
+        let args = json!({"q": "x", "c": 1});
+        as_serde_reads::<CountsOrText>(args.clone()).unwrap();
+        accepted::<CountsOrText>(args);
+    }
+
     /// A second failure in the object is reported in the schema's words
     /// only: the type's own refusal would repeat it.
     #[test]

@@ -184,11 +184,16 @@ pub(crate) fn relax_for_readings(raw: &mut Value, table: &[WholeRead]) {
                                 }
                             }
                         }
-                        // A map: every member it is offered, named or not.
+                        // A map: every member it is offered, named or not
+                        // (an object open as written, as the readings take
+                        // it).
                         Counted::AllBut(claimed) => {
-                            map.remove("patternProperties");
-                            if map.contains_key("additionalProperties") {
-                                map.insert("additionalProperties".to_owned(), Value::Bool(true));
+                            for keyword in [
+                                "patternProperties",
+                                "additionalProperties",
+                                "unevaluatedProperties",
+                            ] {
+                                map.remove(keyword);
                             }
                             if let Some(Value::Object(properties)) = map.get_mut("properties") {
                                 for (name, member) in properties.iter_mut() {
