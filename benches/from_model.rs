@@ -141,5 +141,74 @@ fn rejected(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, clean, damaged, rejected);
+/// A struct whose members are flattened as an `Option` (each read checked
+/// whole: `x-toolargs-whole`, `dependentSchemas`), against the same struct
+/// as a plain optional field.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Window {
+    lo: u32,
+    hi: u32,
+    label: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+#[allow(dead_code)]
+struct Flat {
+    q: String,
+    #[serde(flatten)]
+    window: Option<Window>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+#[allow(dead_code)]
+struct Nested {
+    q: String,
+    window: Option<Window>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+#[allow(dead_code)]
+struct Flats {
+    items: Vec<Flat>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+#[allow(dead_code)]
+struct Nesteds {
+    items: Vec<Nested>,
+}
+
+fn flattened(c: &mut Criterion) {
+    for n in [10, 100, 1000] {
+        let list = |flat: bool| {
+            let items: Vec<Value> = (0..n)
+                .map(|i| {
+                    let window = serde_json::json!({"lo": i, "hi": i + 1, "label": "w"});
+                    if flat {
+                        let mut item = window;
+                        item["q"] = Value::from("x");
+                        item
+                    } else {
+                        serde_json::json!({"q": "x", "window": window})
+                    }
+                })
+                .collect();
+            serde_json::json!({ "items": items }).to_string()
+        };
+        let (flat, nested) = (list(true), list(false));
+        assert!(Flats::from_model(flat.as_str()).is_ok());
+        assert!(Nesteds::from_model(nested.as_str()).is_ok());
+        let mut group = c.benchmark_group(format!("flattened/{n}"));
+        group.bench_function("flattened_option", |b| {
+            b.iter(|| black_box(Flats::from_model(black_box(flat.as_str())).is_ok()))
+        });
+        group.bench_function("nested_option", |b| {
+            b.iter(|| black_box(Nesteds::from_model(black_box(nested.as_str())).is_ok()))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, clean, damaged, rejected, flattened);
 criterion_main!(benches);
