@@ -95,17 +95,10 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
     quote! {
         const _: () = {
             #[allow(unused_imports)]
-            use #krate::ViaToolArgs as _;
-            #[allow(unused_imports)]
-            use #krate::ViaPlan as _;
-            #[allow(unused_imports)]
-            use #krate::ViaJsonSchema as _;
-            #[allow(unused_imports)]
-            use #krate::ViaNoSchema as _;
-            #[allow(unused_imports)]
-            use #krate::ViaOption as _;
-            #[allow(unused_imports)]
-            use #krate::ViaNotOption as _;
+            use #krate::{
+                ViaJsonSchema as _, ViaNoSchema as _, ViaNotOption as _, ViaOption as _,
+                ViaPlan as _, ViaToolArgs as _,
+            };
             #cache
 
             #[automatically_derived]
@@ -375,12 +368,12 @@ impl Gen<'_> {
                         let ty = &g.original.ty;
                         let after = at_index.is_some_and(|i| j > i);
                         if g.schema_elsewhere {
-                            quote!(#krate::Sibling::any().after(#after))
+                            quote!(#krate::Flattened::UNKNOWN.sibling(__annotator, #after))
                         } else {
                             quote_spanned! {at(ty)=>
                                 (&#krate::Probe::<#ty>::new())
-                                    .__toolargs_members(__annotator)
-                                    .after(#after)
+                                    .__toolargs_flattened()
+                                    .sibling(__annotator, #after)
                             }
                         }
                     })
@@ -399,7 +392,7 @@ impl Gen<'_> {
                     // `Option<T>`: the schema takes it whole or not at all,
                     // and `T` is asked what the schema cannot say.
                     calls.push(quote_spanned! {at(ty)=>
-                        (&#krate::Probe::<#ty>::new()).__toolargs_flatten_optional(
+                        (&#krate::Probe::<#ty>::new()).__toolargs_flattened().rewrite(
                             __schema,
                             __annotator,
                             #place,
@@ -421,7 +414,9 @@ impl Gen<'_> {
                     // one's members (nor any, after a map).
                     siblings = true;
                     calls.push(quote_spanned! {at(ty)=>
-                        (&#krate::Probe::<#ty>::new()).__toolargs_claim_flattened(__annotator);
+                        (&#krate::Probe::<#ty>::new())
+                            .__toolargs_flattened()
+                            .claim(__annotator);
                     });
                 }
                 continue;

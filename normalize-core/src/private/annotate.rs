@@ -106,24 +106,6 @@ pub struct Sibling {
     pub(crate) after: bool,
 }
 
-impl Sibling {
-    /// A field of unknown type (a type parameter, a `deserialize_with`): it
-    /// is not counted on to keep any member, so the `Option`s beside it are
-    /// checked as if it kept none.
-    pub fn any() -> Sibling {
-        Sibling {
-            keeps: Members::Named(Vec::new()),
-            after: false,
-        }
-    }
-
-    /// The same field, said to come after the one being annotated, or not.
-    pub fn after(mut self, after: bool) -> Sibling {
-        self.after = after;
-        self
-    }
-}
-
 /// Resolves the definitions of the `ToolArgs` types a document contains,
 /// through the generator that wrote it.
 pub struct Annotator<'g> {

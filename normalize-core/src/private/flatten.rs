@@ -36,7 +36,7 @@
 //! reference beside the object's members, which applies `Inner` as it
 //! stands; it is merged as schemars merges a type it flattens inline.
 
-use super::annotate::{ALIAS_OF, Annotator, EVERYTHING, Place, locate};
+use super::annotate::{ALIAS_OF, Annotator, EVERYTHING, Place, Sibling, locate};
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
 use crate::validate::whole::{Members, Reader, WHOLE, WholeRead};
@@ -74,7 +74,7 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
     // keeps any member (a flattened map before `T` keeps what `T` does not
     // take), nothing of `T` is; the names one reads are not required of `T`
     // nor counted as dropped.
-    let takes = read.is_none_or(|reader| reader.takes);
+    let takes = read.is_none_or(|reader| reader.reading.takes());
     let everything = annotator.claimed().iter().any(|n| n == EVERYTHING);
     let kept = if everything {
         None
@@ -199,31 +199,8 @@ fn inline_newtype(
     optional: bool,
 ) -> Option<Map<String, Value>> {
     let reference = form.get("$ref")?.clone();
-    let annotation = |keyword: &str| {
-        matches!(keyword, "$ref" | "description" | "title")
-            || (matches!(keyword, "additionalProperties" | "unevaluatedProperties")
-                && form.get(keyword) == Some(&Value::Bool(true)))
-    };
-    if !form.as_object()?.keys().all(|keyword| annotation(keyword)) {
-        return None;
-    }
-    let definition = annotator.with_generator(|generator| {
-        let definitions = generator.definitions();
-        let mut reference = reference.as_str()?.to_owned();
-        // A newtype around a newtype: a reference to a reference.
-        for _ in 0..16 {
-            let pointer = crate::plan::reference::ref_pointer(&reference)?;
-            let (_, name) = crate::plan::reference::definition_at(&pointer)?;
-            let definition = definitions.get(&name)?.as_object()?;
-            match definition.get("$ref").and_then(Value::as_str) {
-                Some(next) if definition.keys().all(|k| annotation(k)) => {
-                    reference = next.to_owned();
-                }
-                _ => return Some(definition.clone()),
-            }
-        }
-        None
-    })?;
+    let definition = annotator
+        .with_generator(|generator| newtype_definition(form, generator.definitions()).cloned())?;
     let object = locate(schema, place)?;
     if object.get("$ref") == Some(&reference) {
         object.remove("$ref");
@@ -397,6 +374,10 @@ fn read_whole_at(
 /// named beside the union (a struct's own fields when it flattens an enum):
 /// the variant read keeps the rest.
 pub(crate) fn kept_by<F: JsonSchema>(annotator: &mut Annotator<'_>) -> Members {
+    if F::_schemars_private_is_option() {
+        // An `Option` keeps only what it reads whole: validation decides.
+        return Members::Named(Vec::new());
+    }
     annotator.with_generator(|generator| {
         let form = schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value();
         if is_union(&form, generator) {
@@ -415,23 +396,42 @@ pub(crate) fn kept_by<F: JsonSchema>(annotator: &mut Annotator<'_>) -> Members {
 /// Whether a flattened form is a union (an enum), itself or the definition
 /// it references (through newtypes).
 fn is_union(form: &Value, generator: &mut schemars::SchemaGenerator) -> bool {
-    let definitions = generator.definitions();
-    let mut current = form.clone();
-    for _ in 0..16 {
-        let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
-            break;
+    let target = newtype_definition(form, generator.definitions()).or(form.as_object());
+    target.is_some_and(|map| ["anyOf", "oneOf"].iter().any(|k| map.contains_key(*k)))
+}
+
+/// The definition a newtype's flattened form stands for: `form` is a
+/// reference alone (beside annotations), to a definition that is one in
+/// turn for a newtype around a newtype. `None` when `form` is no reference
+/// alone.
+fn newtype_definition<'d>(
+    form: &Value,
+    definitions: &'d Map<String, Value>,
+) -> Option<&'d Map<String, Value>> {
+    fn reference_alone(map: &Map<String, Value>) -> Option<&str> {
+        let annotation = |(keyword, value): (&String, &Value)| {
+            matches!(keyword.as_str(), "$ref" | "description" | "title")
+                || (matches!(
+                    keyword.as_str(),
+                    "additionalProperties" | "unevaluatedProperties"
+                ) && value == &Value::Bool(true))
         };
-        let Some((_, name)) = crate::plan::reference::ref_pointer(reference)
-            .and_then(|pointer| crate::plan::reference::definition_at(&pointer))
-        else {
-            return false;
-        };
-        let Some(definition) = definitions.get(&name) else {
-            return false;
-        };
-        current = definition.clone();
+        map.iter()
+            .all(annotation)
+            .then(|| map.get("$ref")?.as_str())
+            .flatten()
     }
-    ["anyOf", "oneOf"].iter().any(|k| current.get(*k).is_some())
+    let mut reference = reference_alone(form.as_object()?)?;
+    for _ in 0..16 {
+        let pointer = crate::plan::reference::ref_pointer(reference)?;
+        let (_, name) = crate::plan::reference::definition_at(&pointer)?;
+        let definition = definitions.get(&name)?.as_object()?;
+        match reference_alone(definition) {
+            Some(next) => reference = next,
+            None => return Some(definition),
+        }
+    }
+    None
 }
 
 /// The names a flattened type's schema `schema` reads: its properties, those
@@ -510,6 +510,66 @@ fn mark_integers(schema: &mut Value, references: &mut Vec<String>) {
             .iter_mut()
             .for_each(|item| mark_integers(item, references)),
         _ => {}
+    }
+}
+
+/// What the derive asks of a flattened field's type `F` (`None` where it is
+/// not known to implement `JsonSchema` and `Deserialize`: a type
+/// parameter), as functions monomorphized for `F`.
+#[derive(Clone, Copy)]
+pub struct Flattened(Option<FlattenedFns>);
+
+#[derive(Clone, Copy)]
+struct FlattenedFns {
+    claim: fn(&mut Annotator<'_>),
+    kept: fn(&mut Annotator<'_>) -> Members,
+    rewrite: fn(&mut Value, &mut Annotator<'_>, Place, Annotate<'_>, Option<Reader>),
+}
+
+impl Flattened {
+    /// Nothing known of the type: nothing claimed, nothing kept, nothing
+    /// rewritten.
+    pub const UNKNOWN: Flattened = Flattened(None);
+
+    pub(crate) fn of<F: JsonSchema + serde::de::DeserializeOwned>() -> Flattened {
+        Flattened(Some(FlattenedFns {
+            claim: |annotator| annotator.claim_flattened::<F>(),
+            kept: kept_by::<F>,
+            rewrite: flatten_optional::<F>,
+        }))
+    }
+
+    /// Notes the members this type takes before the flattened fields after
+    /// it.
+    pub fn claim(self, annotator: &mut Annotator<'_>) {
+        if let Some(fns) = self.0 {
+            (fns.claim)(annotator);
+        }
+    }
+
+    /// This type as a sibling of another flattened field (see [`Sibling`]):
+    /// what it keeps, and whether it comes `after` that one.
+    pub fn sibling(self, annotator: &mut Annotator<'_>, after: bool) -> Sibling {
+        let keeps = match self.0 {
+            Some(fns) => (fns.kept)(annotator),
+            None => Members::Named(Vec::new()),
+        };
+        Sibling { keeps, after }
+    }
+
+    /// Rewrites the object at `place`, which flattens this type (see
+    /// `flatten_optional`).
+    pub fn rewrite(
+        self,
+        schema: &mut Value,
+        annotator: &mut Annotator<'_>,
+        place: Place,
+        annotate: Annotate<'_>,
+        read: Option<Reader>,
+    ) {
+        if let Some(fns) = self.0 {
+            (fns.rewrite)(schema, annotator, place, annotate, read);
+        }
     }
 }
 

@@ -18,7 +18,7 @@ use serde::de::{DeserializeOwned, Deserializer, Error as _, Visitor};
 use serde_json::{Map, Value};
 
 /// Reads `T`, flattened, from the members of `object` whose names are not
-/// `claimed` (sorted): where serde's flattened `Option<T>` would take `None` (or
+/// `claimed` (sorted), `T` reading itself as `reading` says: where serde's flattened `Option<T>` would take `None` (or
 /// `Some(None)`, for `Option<Option<T>>`), `T`'s failure, with the JSON
 /// pointer (relative to `object`) of what `T` refused where that is known,
 /// and the message.
@@ -33,10 +33,11 @@ use serde_json::{Map, Value};
 pub(crate) fn read_whole<T: DeserializeOwned>(
     object: &Map<String, Value>,
     claimed: &[String],
+    reading: Reading,
 ) -> Result<(), (String, String)> {
     // A struct is offered only the members it names: the others change
     // nothing, and copying them would cost.
-    let named = match reading_of::<T>() {
+    let named = match reading {
         Reading::Struct(fields) => Some(fields),
         Reading::Enum(_) | Reading::Map => None,
     };
@@ -81,8 +82,8 @@ struct Flattened<T> {
 
 /// How serde's flattening reads a type: which members it takes from the
 /// ones left, so that a later flattened field never sees them.
-#[derive(Debug)]
-pub(crate) enum Reading {
+#[derive(Clone, Copy, Debug)]
+pub enum Reading {
     /// A struct: the members its fields name (aliases included), taken.
     Struct(&'static [&'static str]),
     /// An externally tagged enum: the first member named as a variant.
@@ -90,6 +91,15 @@ pub(crate) enum Reading {
     /// A map, a struct that flattens, a buffered enum: every member is
     /// read, none taken.
     Map,
+}
+
+impl Reading {
+    /// Whether serde's flattening takes what the type reads from the
+    /// members left (a struct, an externally tagged enum), so that a
+    /// flattened field after it never sees them.
+    pub(crate) fn takes(self) -> bool {
+        !matches!(self, Reading::Map)
+    }
 }
 
 /// How `F` reads itself when flattened, asked of its `Deserialize`: the

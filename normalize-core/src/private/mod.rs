@@ -27,14 +27,16 @@ use std::sync::{LazyLock, RwLock};
 
 mod annotate;
 mod flatten;
+pub use flatten::Flattened;
+pub use flattened_read::Reading;
 mod flattened_read;
 mod probe;
 mod walk;
 
 pub(crate) use annotate::is_alias_group;
 pub use annotate::{
-    ALIAS_OF, Annotator, FieldNote, Place, Sibling, VERBATIM, VariantNote, VariantTag,
-    annotate_fields, annotate_variants, open,
+    ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
+    annotate_variants, open,
 };
 pub use probe::{Probe, ViaJsonSchema, ViaNoSchema, ViaNotOption, ViaOption, ViaPlan, ViaToolArgs};
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};

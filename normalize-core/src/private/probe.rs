@@ -13,13 +13,13 @@
 //! `Deserialize` ([`ViaJsonSchema`] over [`ViaNoSchema`]), and how serde
 //! reads the `T` of an `Option<T>` ([`ViaOption`] over [`ViaNotOption`]).
 
-use super::annotate::{Annotator, Sibling};
-use super::flatten::Annotate;
+use super::annotate::Annotator;
+use super::flatten::Flattened;
 use super::walk::any;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::tool_args::ToolArgs;
-use crate::validate::whole::{Members, Reader};
+use crate::validate::whole::Reader;
 use core::marker::PhantomData;
 use serde_json::Value;
 
@@ -125,50 +125,16 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
     fn __toolargs_annotate_flattened(&self, _schema: &mut Value, _annotator: &mut Annotator<'_>) {}
 }
 
-/// Chosen for a flattened field whose type implements `JsonSchema`: rewrites
-/// the schema where the type is an `Option` (see the `flatten` module).
+/// Chosen for a flattened field whose type implements `JsonSchema` and
+/// `Deserialize`: what the `flatten` module asks of it.
 pub trait ViaJsonSchema {
-    /// Notes the members this flattened type takes before the next ones.
-    fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>);
-    /// What this flattened type keeps, as a sibling of another.
-    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Sibling;
-    /// Rewrites the object at `place`, which flattens this type.
-    fn __toolargs_flatten_optional(
-        &self,
-        schema: &mut Value,
-        annotator: &mut Annotator<'_>,
-        place: super::Place,
-        annotate: Annotate<'_>,
-        read: Option<Reader>,
-    );
+    /// The type's flattened reading.
+    fn __toolargs_flattened(&self) -> Flattened;
 }
 
 impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Probe<T> {
-    fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>) {
-        annotator.claim_flattened::<T>();
-    }
-
-    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Sibling {
-        let keeps = super::flatten::kept_by::<T>(annotator);
-        Sibling {
-            keeps: if T::_schemars_private_is_option() {
-                Members::Named(Vec::new())
-            } else {
-                keeps
-            },
-            after: false,
-        }
-    }
-
-    fn __toolargs_flatten_optional(
-        &self,
-        schema: &mut Value,
-        annotator: &mut Annotator<'_>,
-        place: super::Place,
-        annotate: Annotate<'_>,
-        read: Option<Reader>,
-    ) {
-        super::flatten::flatten_optional::<T>(schema, annotator, place, annotate, read);
+    fn __toolargs_flattened(&self) -> Flattened {
+        Flattened::of::<T>()
     }
 }
 
@@ -176,36 +142,13 @@ impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Pr
 /// parameter of a generic derived type): the schema is left as schemars
 /// wrote it.
 pub trait ViaNoSchema {
-    /// Nothing known of the type: nothing claimed.
-    fn __toolargs_claim_flattened(&self, annotator: &mut Annotator<'_>);
-    /// Nothing known of the type: any member may be its.
-    fn __toolargs_members(&self, annotator: &mut Annotator<'_>) -> Sibling;
-    /// Nothing to rewrite.
-    fn __toolargs_flatten_optional(
-        &self,
-        schema: &mut Value,
-        annotator: &mut Annotator<'_>,
-        place: super::Place,
-        annotate: Annotate<'_>,
-        read: Option<Reader>,
-    );
+    /// Nothing known of the type.
+    fn __toolargs_flattened(&self) -> Flattened;
 }
 
 impl<T: ?Sized> ViaNoSchema for &Probe<T> {
-    fn __toolargs_claim_flattened(&self, _annotator: &mut Annotator<'_>) {}
-
-    fn __toolargs_members(&self, _annotator: &mut Annotator<'_>) -> Sibling {
-        Sibling::any()
-    }
-
-    fn __toolargs_flatten_optional(
-        &self,
-        _schema: &mut Value,
-        _annotator: &mut Annotator<'_>,
-        _place: super::Place,
-        _annotate: Annotate<'_>,
-        _read: Option<Reader>,
-    ) {
+    fn __toolargs_flattened(&self) -> Flattened {
+        Flattened::UNKNOWN
     }
 }
 
@@ -219,10 +162,10 @@ pub trait ViaOption {
 
 impl<T: serde::de::DeserializeOwned> ViaOption for Probe<Option<T>> {
     fn __toolargs_whole_reader(&self) -> Option<Reader> {
-        use super::flattened_read::{Reading, read_whole, reading_of};
+        use super::flattened_read::{read_whole, reading_of};
         Some(Reader {
             read: read_whole::<T>,
-            takes: !matches!(reading_of::<T>(), Reading::Map),
+            reading: reading_of::<T>(),
         })
     }
 }

@@ -324,6 +324,7 @@ fn the_whole_keyword_needs_its_table() {
     fn refuses(
         object: &serde_json::Map<String, Value>,
         _: &[String],
+        _: crate::__private::Reading,
     ) -> Result<(), (String, String)> {
         match object.get("b") {
             Some(_) => Ok(()),
@@ -346,7 +347,7 @@ fn the_whole_keyword_needs_its_table() {
     let read = WholeRead::new(
         whole::Reader {
             read: refuses,
-            takes: true,
+            reading: crate::__private::Reading::Struct(&["a", "b"]),
         },
         vec!["q".to_owned()],
         Members::Named(vec!["a".to_owned(), "b".to_owned()]),

@@ -19,25 +19,25 @@
 //! from the schema's JSON alone ([`Validator::new`](super::Validator::new),
 //! a schema exported to another language) ignores the keyword.
 
+use crate::__private::Reading;
 use serde_json::{Map, Value};
 
 /// The keyword, its value an array of indices into the validator's table.
 pub(crate) const WHOLE: &str = "x-toolargs-whole";
 
 /// Reads a flattened type from the members of an object, minus the names
-/// given (sorted); on failure, where (relative to the object) and serde's
-/// message.
-pub type ReadFn = fn(&Map<String, Value>, &[String]) -> Result<(), (String, String)>;
+/// given (sorted), as its [`Reading`] says it reads; on failure, where
+/// (relative to the object) and serde's message.
+pub type ReadFn = fn(&Map<String, Value>, &[String], Reading) -> Result<(), (String, String)>;
 
 /// How the derive reads the `T` of a flattened `Option<T>` field.
 #[derive(Clone, Copy, Debug)]
 pub struct Reader {
     /// Reads `T` from the members of an object.
     pub read: ReadFn,
-    /// Whether serde's flattening takes what `T` reads from the members
-    /// left (a struct, an externally tagged enum), so that a flattened field
-    /// after it never sees them.
-    pub takes: bool,
+    /// How `T` reads itself when flattened, asked once of its
+    /// `Deserialize`.
+    pub reading: Reading,
 }
 
 /// How one flattened `Option` field is read, for [`WHOLE`] to ask.
@@ -46,8 +46,9 @@ pub struct WholeRead {
     /// Reads the field's type from the members of the object not claimed;
     /// on failure, the pointer (relative to the object) and serde's message.
     read: ReadFn,
-    /// Whether serde's flattening takes what the type reads.
-    takes: bool,
+    /// How the type reads itself (whether serde's flattening takes what it
+    /// reads, and which members it names).
+    reading: Reading,
     /// Names the type is never offered, sorted: those its struct and the
     /// structs around read themselves, and those flattened fields before it
     /// take.
@@ -139,7 +140,7 @@ impl WholeRead {
         let counted = Counted::of(&members, &excluded);
         WholeRead {
             read: reader.read,
-            takes: reader.takes,
+            reading: reader.reading,
             claimed,
             reads,
             counted,
@@ -155,7 +156,7 @@ impl WholeRead {
     }
 
     fn read(&self, object: &Map<String, Value>) -> Result<(), (String, String)> {
-        (self.read)(object, &self.claimed)
+        (self.read)(object, &self.claimed, self.reading)
     }
 }
 
@@ -239,7 +240,7 @@ fn failures(entries: &[WholeRead], object: &Map<String, Value>, first: bool) -> 
             // that holds this one holds nothing of what this one drops, nor
             // does one this one holds (it goes with this one).
             if j == i
-                || (entry.takes && j > i)
+                || (entry.reading.takes() && j > i)
                 || other.within.contains(&entry.index)
                 || entry.within.contains(&other.index)
                 || dropped.is_empty()
