@@ -509,26 +509,10 @@ pub(super) fn drop_consequences(found: &mut Vec<Violation>, declared_elsewhere: 
         .iter()
         .map(|d| d.pointer.as_str())
         .collect();
-    // Reports that are no consequence themselves, by pointer: a consequence
-    // needs one of them at or below its object.
-    let causes: Vec<&str> = found
-        .iter()
-        .filter(|v| v.keyword != "unevaluatedProperties" || !declared.contains(v.pointer.as_str()))
-        .map(|v| v.pointer.as_str())
-        .collect();
-    let is_consequence = |v: &Violation| {
-        v.keyword == "unevaluatedProperties" && declared.contains(v.pointer.as_str()) && {
-            let object = parent_pointer(&v.pointer);
-            causes.iter().any(|cause| {
-                cause
-                    .strip_prefix(object)
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-            })
-        }
-    };
-    let keep: Vec<bool> = found.iter().map(|v| !is_consequence(v)).collect();
-    let mut keep = keep.into_iter();
-    found.retain(|_| keep.next().unwrap_or(true));
+    drop_caused(found, |v| {
+        (v.keyword == "unevaluatedProperties" && declared.contains(v.pointer.as_str()))
+            .then(|| parent_pointer(&v.pointer).to_owned())
+    });
 }
 
 /// Removes the reports of a flattened value that is not whole
@@ -538,22 +522,40 @@ pub(super) fn drop_whole_repeats(found: &mut Vec<Violation>, wholes: &[Declared]
     if wholes.is_empty() {
         return;
     }
-    let others: Vec<String> = found
-        .iter()
-        .filter(|v| v.keyword != WHOLE)
-        .map(|v| v.pointer.clone())
-        .collect();
-    found.retain(|v| {
-        v.keyword != WHOLE
-            || !wholes.iter().any(|whole| {
-                whole.pointer == v.pointer
-                    && others.iter().any(|other| {
-                        other
-                            .strip_prefix(whole.owner.as_str())
-                            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-                    })
-            })
+    drop_caused(found, |v| {
+        if v.keyword != WHOLE {
+            return None;
+        }
+        let whole = wholes.iter().find(|whole| whole.pointer == v.pointer)?;
+        Some(whole.owner.clone())
     });
+}
+
+/// Removes each report `object_of` says follows from what else is wrong in
+/// an object (naming that object), when a report that is no such
+/// consequence lies at or below the object.
+fn drop_caused(found: &mut Vec<Violation>, object_of: impl Fn(&Violation) -> Option<String>) {
+    let objects: Vec<Option<String>> = found.iter().map(&object_of).collect();
+    let causes: Vec<&str> = found
+        .iter()
+        .zip(&objects)
+        .filter(|(_, object)| object.is_none())
+        .map(|(v, _)| v.pointer.as_str())
+        .collect();
+    let keep: Vec<bool> = objects
+        .iter()
+        .map(|object| {
+            object.as_deref().is_none_or(|object| {
+                !causes.iter().any(|cause| {
+                    cause
+                        .strip_prefix(object)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                })
+            })
+        })
+        .collect();
+    let mut keep = keep.into_iter();
+    found.retain(|_| keep.next().unwrap_or(true));
 }
 
 /// The two names of one pair `{"required": [a, b]}` of `excluded` (an
