@@ -383,7 +383,7 @@ impl Gen<'_> {
                 calls.push(quote_spanned! {at(ty)=>
                     let __others = [#(#others),*];
                     let __claimed = __annotator.claim(&[#(#own),*]);
-                    let __kept = __annotator.keep(__others);
+                    __annotator.keep(__others);
                     (&#krate::Probe::<#inner>::new())
                         .__toolargs_annotate_flattened(__schema, __annotator);
                 });
@@ -405,7 +405,7 @@ impl Gen<'_> {
                     });
                 }
                 calls.push(quote! {
-                    __annotator.release_kept(__kept);
+                    __annotator.release_kept();
                     __annotator.release(__claimed);
                 });
                 if field.place == Place::Struct {

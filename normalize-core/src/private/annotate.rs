@@ -126,11 +126,10 @@ pub struct Annotator<'g> {
     /// annotated is flattened into read (what a flattened `Option` drops may
     /// be kept there), each marked whether it comes after.
     kept: Vec<Sibling>,
-    /// Where in `kept` each object's own fields start: the last are the
-    /// fields beside the one being annotated.
-    kept_starts: Vec<usize>,
-    /// How long the table was at each [`Annotator::keep`].
-    wholes_at_keep: Vec<usize>,
+    /// One per [`Annotator::keep`] in force: where in `kept` that object's
+    /// fields start (the last are those beside the field being annotated),
+    /// and how long the table of wholes was.
+    levels: Vec<(usize, usize)>,
 }
 
 impl<'g> Annotator<'g> {
@@ -147,36 +146,31 @@ impl<'g> Annotator<'g> {
             seen,
             wholes: Vec::new(),
             kept: Vec::new(),
-            kept_starts: Vec::new(),
-            wholes_at_keep: Vec::new(),
+            levels: Vec::new(),
         }
     }
 
     /// Notes what the other flattened fields of the object read, while the
-    /// next flattened field is annotated, until [`Annotator::release_kept`]
-    /// with what this returns.
+    /// next flattened field is annotated, until [`Annotator::release_kept`].
     ///
     /// `others` are the other flattened fields of the object.
-    pub fn keep(&mut self, others: impl IntoIterator<Item = Sibling>) -> usize {
-        let before = self.kept.len();
-        self.kept_starts.push(before);
-        self.wholes_at_keep.push(self.wholes.len());
+    pub fn keep(&mut self, others: impl IntoIterator<Item = Sibling>) {
+        self.levels.push((self.kept.len(), self.wholes.len()));
         self.kept.extend(others);
-        before
     }
 
-    /// Forgets what was kept since `before`.
-    pub fn release_kept(&mut self, before: usize) {
-        self.kept.truncate(before);
-        self.kept_starts.pop();
-        self.wholes_at_keep.pop();
+    /// Forgets what the last [`Annotator::keep`] noted.
+    pub fn release_kept(&mut self) {
+        if let Some((start, _)) = self.levels.pop() {
+            self.kept.truncate(start);
+        }
     }
 
     /// What other flattened fields read: those of the objects around, and
     /// those beside the field being annotated (each with whether it comes
     /// after).
     pub(crate) fn kept(&self) -> (&[Sibling], &[Sibling]) {
-        let start = self.kept_starts.last().copied().unwrap_or(0);
+        let start = self.levels.last().map_or(0, |&(start, _)| start);
         self.kept.split_at(start.min(self.kept.len()))
     }
 
@@ -191,7 +185,7 @@ impl<'g> Annotator<'g> {
     /// [`Annotator::keep`]: the flattened `Option`s inside the type being
     /// flattened.
     pub(crate) fn wholes_within(&self) -> std::ops::Range<usize> {
-        let start = self.wholes_at_keep.last().copied().unwrap_or(0);
+        let start = self.levels.last().map_or(0, |&(_, start)| start);
         start..self.wholes.len()
     }
 
@@ -305,13 +299,11 @@ impl<'g> Annotator<'g> {
         // of the structs around are claimed there.
         let claimed = std::mem::take(&mut self.claimed);
         let kept = std::mem::take(&mut self.kept);
-        let kept_starts = std::mem::take(&mut self.kept_starts);
-        let wholes_at_keep = std::mem::take(&mut self.wholes_at_keep);
+        let levels = std::mem::take(&mut self.levels);
         T::__annotate(&mut definition, self);
         self.claimed = claimed;
         self.kept = kept;
-        self.kept_starts = kept_starts;
-        self.wholes_at_keep = wholes_at_keep;
+        self.levels = levels;
         if let Some(slot) = self.generator.definitions_mut().get_mut(&name) {
             *slot = definition;
         }
