@@ -65,10 +65,10 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
         for param in generics.type_params_mut() {
             param.bounds.push(parse_quote!('static));
         }
-        generics
-            .make_where_clause()
-            .predicates
-            .push(parse_quote!(Self: #krate::DeserializeOwned + #krate::JsonSchema));
+        let bounds = flattened_bounds(ir, &generics, krate);
+        let predicates = &mut generics.make_where_clause().predicates;
+        predicates.push(parse_quote!(Self: #krate::DeserializeOwned + #krate::JsonSchema));
+        predicates.extend(bounds);
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
 
@@ -129,6 +129,49 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
             }
         };
     }
+}
+
+/// `JsonSchema + DeserializeOwned` for each flattened field type that
+/// names a type parameter, and for the `T` of such an `Option<T>`. serde's
+/// and schemars' derives need both of the field anyway; said here, they let
+/// the probes find the type's flattened reading in the generic impl, where
+/// they would otherwise know nothing of it (and a flattened `Option<T>`
+/// would drop what makes no whole `T`, unchecked).
+fn flattened_bounds(
+    ir: &Input<'_>,
+    generics: &syn::Generics,
+    krate: &TokenStream,
+) -> Vec<syn::WherePredicate> {
+    let params: Vec<String> = generics
+        .type_params()
+        .map(|param| param.ident.to_string())
+        .collect();
+    let mut seen = Vec::new();
+    let mut bounds = Vec::new();
+    for field in ir
+        .fields
+        .iter()
+        .filter(|f| f.flatten && !f.skipped && !f.schema_elsewhere)
+    {
+        let ty = &field.original.ty;
+        for ty in std::iter::once(ty).chain(crate::shape::option_inner(ty)) {
+            let key = ty.to_token_stream().to_string();
+            if names_any(ty.to_token_stream(), &params) && !seen.contains(&key) {
+                seen.push(key);
+                bounds.push(parse_quote!(#ty: #krate::JsonSchema + #krate::DeserializeOwned));
+            }
+        }
+    }
+    bounds
+}
+
+/// Whether `tokens` hold one of `params` as an identifier.
+fn names_any(tokens: TokenStream, params: &[String]) -> bool {
+    tokens.into_iter().any(|token| match token {
+        proc_macro2::TokenTree::Ident(ident) => params.iter().any(|p| ident == p),
+        proc_macro2::TokenTree::Group(group) => names_any(group.stream(), params),
+        _ => false,
+    })
 }
 
 /// The names the fields beside `field` (in the same object) are read

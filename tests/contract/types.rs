@@ -981,6 +981,25 @@ impl<T: Gen> Gen for Envelope<T> {
     }
 }
 
+/// A flattened `Option` of a type parameter: serde drops what makes no
+/// whole `T`, as for a named type. (`T`'s own aliases are not declared: the
+/// derive cannot know a type argument derives `ToolArgs`.)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub struct FlattenGeneric<T> {
+    pub q: String,
+    #[serde(flatten)]
+    pub extra: Option<T>,
+}
+
+impl<T: Gen> Gen for FlattenGeneric<T> {
+    fn generate(rng: &mut Rng, depth: u32) -> Self {
+        FlattenGeneric {
+            q: Gen::generate(rng, depth + 1),
+            extra: Gen::generate(rng, depth + 1),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
 pub struct SearchPage {
     pub page: Page<Filter>,
@@ -1316,6 +1335,8 @@ macro_rules! contract_types {
             envelope_of_search: Envelope<SearchArgs>;
             envelope_of_bare: Envelope<Bare>;
             envelope_of_shape: Envelope<Shape>;
+            flatten_generic_window: FlattenGeneric<Window>;
+            flatten_generic_tail: FlattenGeneric<Tail>;
             tree: Tree;
             chain: Chain;
             expr: Expr;
