@@ -91,7 +91,7 @@ pub fn inspect(text: &str) -> TextFacts {
 
 /// Whether string content (the bytes after its opening quote) starts, after
 /// JSON whitespace written plainly or as `\t`, `\n`, `\r`, with `[` or `{`.
-fn starts_like_json(content: &[u8]) -> bool {
+pub(crate) fn starts_like_json(content: &[u8]) -> bool {
     let mut j = 0;
     loop {
         match (content.get(j), content.get(j + 1)) {

@@ -441,7 +441,7 @@ impl<'s> Engine<'s> {
             Ok(text) => text,
             Err(bytes) => std::str::from_utf8(bytes).ok()?,
         };
-        let may_need_repair = crate::json_text::inspect(text).may_need_repair;
+        let may_need_repair = self.lexer.may_need_repair();
         Some((self.core.parsed.take()?, may_need_repair, text))
     }
 

@@ -218,6 +218,10 @@ pub(crate) struct Lexer {
     token: usize,
     /// Whether the string being read holds an escape.
     escaped: bool,
+    /// Whether a `\u` escape was read, or a string value whose content
+    /// starts like JSON: with the text's `&`s, what normalization needs to
+    /// know, gathered as the text is read (see [`Lexer::may_need_repair`]).
+    repairable: bool,
 }
 
 impl Lexer {
@@ -229,7 +233,17 @@ impl Lexer {
             open: Vec::new(),
             token: 0,
             escaped: false,
+            repairable: false,
         }
+    }
+
+    /// [`crate::json_text::inspect`]'s `may_need_repair`, without reading
+    /// the structure again: the text's `&`s are searched (one vector search
+    /// when there are none), the rest was noted as the text was read. Keys
+    /// that start like JSON are not noted, as normalization never decodes a
+    /// key.
+    pub(crate) fn may_need_repair(&self) -> bool {
+        self.repairable || crate::entities::has_reference_candidate(self.text.bytes())
     }
 
     /// The text received so far.
@@ -357,6 +371,9 @@ impl Lexer {
                                     State::Colon
                                 }
                                 b'"' => {
+                                    self.repairable |= crate::json_text::starts_like_json(
+                                        &text[self.token + 1..i],
+                                    );
                                     sink.scalar(token(self.token, i + 1, self.escaped));
                                     State::After
                                 }
@@ -369,7 +386,10 @@ impl Lexer {
                     b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
                         State::Str { key, escape: 0 }
                     }
-                    b'u' => State::Str { key, escape: 2 },
+                    b'u' => {
+                        self.repairable = true;
+                        State::Str { key, escape: 2 }
+                    }
                     _ => State::Broken { at: i },
                 },
                 State::Str { key, escape } => {
@@ -675,6 +695,57 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// What normalization needs to know, gathered while reading, agrees
+    /// with one scan of the whole text, in any split (keys aside: the scan
+    /// counts a key that starts like JSON, which is never decoded).
+    #[test]
+    fn knows_when_no_repair_can_apply_in_any_split() {
+        let texts = [
+            r#"{"a": "AT and T", "b": [1, {"c": "x [y]"}], "d": " plain"}"#,
+            r#"{"a": "AT&T, R&D & Q&A", "b": "&#; &#x; &\"q\" &\\t"}"#,
+            "[]",
+            "1",
+            r#"{"a": "AT&amp;T"}"#,
+            r#"{"a": "AT&Tab"}"#,
+            r#"{"a": "&#38;"}"#,
+            r#"{"a": "[1]"}"#,
+            r#"{"a": " \n {}"}"#,
+            r#"{"a": "\t\r["}"#,
+            r#"{"a": "\u0026amp;"}"#,
+            r#"{"\u0041": 1}"#,
+            r#""{\"a\":1}""#,
+            r#"["x", "  ", " {"]"#,
+        ];
+        let read = |parts: &[&str]| {
+            let mut lexer = Lexer::new();
+            let mut log = Log::default();
+            for part in parts {
+                if !lexer.extend_string(Fragment::Str(part)) {
+                    lexer.feed(Fragment::Str(part), &mut log);
+                }
+            }
+            lexer.finish(&mut log);
+            assert_eq!(lexer.broken(), None, "{parts:?}");
+            lexer.may_need_repair()
+        };
+        for text in texts {
+            let expected = crate::json_text::inspect(text).may_need_repair;
+            let bytes: Vec<String> = text.chars().map(String::from).collect();
+            let parts: Vec<&str> = bytes.iter().map(String::as_str).collect();
+            assert_eq!(read(&parts), expected, "{text} in characters");
+            for cut in 0..=text.len() {
+                assert_eq!(
+                    read(&[&text[..cut], &text[cut..]]),
+                    expected,
+                    "{text} cut at {cut}"
+                );
+            }
+        }
+        let key = r#"{"[k]": 1}"#;
+        assert!(crate::json_text::inspect(key).may_need_repair);
+        assert!(!read(&[key]));
     }
 
     #[test]
