@@ -4,6 +4,7 @@
 use super::Violation;
 use super::whole::{Failure, WHOLE};
 use crate::path::write_token;
+use crate::plan::reference::value_at;
 use jsonschema::ValidationError;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
@@ -33,7 +34,7 @@ pub(super) fn push_violations(
     let (expected, message) = match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-            let owner = schema.pointer(parent_pointer(keyword_at));
+            let owner = value_at(schema, parent_pointer(keyword_at));
             let fields = owner
                 .map(|node| declared_fields(schema, node))
                 .unwrap_or_default();
@@ -70,7 +71,7 @@ pub(super) fn push_violations(
             // `additionalProperties: false` with no `properties`: the
             // validator reports the object once, at the object; every member
             // is unknown.
-            if let Some(Value::Object(members)) = instance.pointer(&pointer) {
+            if let Some(Value::Object(members)) = value_at(instance, &pointer) {
                 for name in members.keys() {
                     out.push(unknown_field(
                         &pointer,
@@ -98,7 +99,7 @@ pub(super) fn push_violations(
             return;
         }
         ValidationErrorKind::Type { kind } => {
-            let in_schema_order = match schema.pointer(keyword_at) {
+            let in_schema_order = match value_at(schema, keyword_at) {
                 Some(Value::Array(names)) => Some(
                     names
                         .iter()
@@ -302,9 +303,7 @@ fn push_union_violations(
         }
     }
     if let Some((at, accepted)) = failing_tag(pointer, context) {
-        let found = instance
-            .pointer(&at)
-            .map_or_else(|| "nothing".to_owned(), describe_value);
+        let found = value_at(instance, &at).map_or_else(|| "nothing".to_owned(), describe_value);
         let expected = format!("one of {}", list(&accepted));
         out.push(Violation {
             message: format!("expected {expected}, found {found}"),
@@ -383,7 +382,7 @@ fn shape_matching_branch<'e>(
 /// How each branch of the union at `keyword_at` (its `anyOf`/`oneOf`) is
 /// described to a reader.
 fn branch_descriptions(schema: &Value, keyword_at: &str) -> Vec<String> {
-    match schema.pointer(keyword_at) {
+    match value_at(schema, keyword_at) {
         Some(Value::Array(branches)) => branches
             .iter()
             .map(|b| describe_schema(schema, b))
@@ -458,7 +457,7 @@ fn failing_tag(
 /// For an `anyOf` whose branches each only require one name (how a
 /// required field's aliases are declared), the names, wire name first.
 fn alias_names(schema: &Value, keyword_at: &str) -> Option<Vec<String>> {
-    let Value::Array(branches) = schema.pointer(keyword_at)? else {
+    let Value::Array(branches) = value_at(schema, keyword_at)? else {
         return None;
     };
     let names: Vec<String> = branches
@@ -657,7 +656,7 @@ fn describe_schema(root: &Value, schema: &Value) -> String {
     }
     if let Some(Value::String(reference)) = map.get("$ref") {
         let name = reference.rsplit('/').next().unwrap_or(reference);
-        if let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p)) {
+        if let Some(target) = reference.strip_prefix('#').and_then(|p| value_at(root, p)) {
             if target.get("const").is_some() || target.get("enum").is_some() {
                 return describe_schema(root, target);
             }
@@ -700,7 +699,7 @@ fn collect_fields(root: &Value, node: &Value, names: &mut Vec<String>, depth: us
         .get("$ref")
         .and_then(Value::as_str)
         .and_then(|r| r.strip_prefix('#'))
-        .and_then(|p| root.pointer(p))
+        .and_then(|p| value_at(root, p))
     {
         collect_fields(root, target, names, depth + 1);
     }

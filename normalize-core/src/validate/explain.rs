@@ -12,7 +12,7 @@
 
 use super::describe::{Declared, declared_fields, parent_pointer};
 use super::{Validator, Violation};
-use crate::plan::reference::{definition_at, resolve, unescape_token};
+use crate::plan::reference::{definition_at, resolve, unescape_token, value_at};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -55,8 +55,8 @@ pub(super) fn explain_unevaluated(
             continue;
         }
         let (Some(owner), Some(object)) = (
-            root.pointer(&member.owner),
-            instance.pointer(parent_pointer(&member.pointer)),
+            value_at(root, &member.owner),
+            value_at(instance, parent_pointer(&member.pointer)),
         ) else {
             continue;
         };
@@ -263,7 +263,7 @@ impl<'r> Alone<'r> {
                 }
                 for pointer in reached {
                     let (Some((keyword, name)), Some(definition)) =
-                        (definition_at(&pointer), root.pointer(&pointer))
+                        (definition_at(&pointer), value_at(root, &pointer))
                     else {
                         continue;
                     };
