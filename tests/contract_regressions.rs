@@ -1574,6 +1574,37 @@ mod flattened_option {
         rejected_only_at::<Query>(args, "/lo");
     }
 
+    /// Serializes only: it cannot be read, nor flattened where it is read.
+    #[derive(Debug, PartialEq, Serialize, JsonSchema)]
+    pub struct WriteOnly {
+        pub lo: u32,
+    }
+
+    /// A variant serde never reads: its flattened field's type is not
+    /// bounded (as serde's derive does not bound it), so `T` need not be
+    /// readable.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum SkipsVariant<T> {
+        A {
+            x: u32,
+        },
+        #[serde(skip_deserializing)]
+        B {
+            #[serde(flatten)]
+            t: Option<T>,
+        },
+    }
+
+    #[test]
+    fn a_variant_never_read_bounds_nothing() {
+        assert_eq!(
+            accepted::<SkipsVariant<WriteOnly>>(json!({"A": {"x": 1}})),
+            SkipsVariant::A { x: 1 }
+        );
+        let pointers = invalid_pointers::<SkipsVariant<WriteOnly>>(json!({"B": {"lo": 1}}));
+        assert!(pointers.contains(&"/B".to_owned()), "{pointers:?}");
+    }
+
     #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
     pub struct Span {
         pub lo: u32,

@@ -142,15 +142,16 @@ impl<'a> Input<'a> {
                 let mut fields = Vec::new();
                 for variant in variants {
                     let place = variant_place(container.attrs.tag(), variant, index);
-                    if !variant.attrs.skip_deserializing() {
+                    let skipped = variant.attrs.skip_deserializing();
+                    if !skipped {
                         index += 1;
                     }
-                    fields.extend(
-                        variant
-                            .fields
-                            .iter()
-                            .map(|f| Field::from_serde(f, place.clone(), errors)),
-                    );
+                    // A variant serde never reads reads none of its fields.
+                    fields.extend(variant.fields.iter().map(|f| {
+                        let mut field = Field::from_serde(f, place.clone(), errors);
+                        field.skipped |= skipped;
+                        field
+                    }));
                 }
                 fields
             }
