@@ -2773,6 +2773,86 @@ mod shapes_serde_reads {
     use super::*;
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Span {
+        pub from: u32,
+        pub to: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum External {
+        A {
+            z: u32,
+        },
+        #[serde(alias = "VV")]
+        X {
+            q: u32,
+            #[serde(flatten)]
+            span: Option<Span>,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t")]
+    pub enum Internal {
+        A {
+            z: u32,
+        },
+        #[serde(alias = "VV")]
+        X {
+            q: u32,
+            #[serde(flatten)]
+            span: Option<Span>,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent {
+        A {
+            z: u32,
+        },
+        #[serde(alias = "VV")]
+        X {
+            q: u32,
+            #[serde(flatten)]
+            span: Option<Span>,
+        },
+    }
+
+    /// Found by a review: a variant read under its alias is checked as
+    /// under its name, flattened `Option`s included. (Under the alias,
+    /// serde writes the variant's name back: what it reads is compared.)
+    #[test]
+    fn a_variant_alias_reads_its_flattened_options_whole() {
+        #[track_caller]
+        fn read_as_serde<T>(args: Value)
+        where
+            T: ToolArgs + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+        {
+            let read: T = serde_json::from_value(args.clone()).unwrap();
+            assert_eq!(accepted::<T>(args), read);
+        }
+        for (name, pointer) in [("X", "/X/to"), ("VV", "/VV/to")] {
+            let dropped: External =
+                serde_json::from_value(json!({name: {"q": 1, "from": 1}})).unwrap();
+            assert_eq!(
+                dropped,
+                External::X { q: 1, span: None },
+                "serde drops `from`"
+            );
+            rejected_only_at::<External>(json!({name: {"q": 1, "from": 1}}), pointer);
+            read_as_serde::<External>(json!({name: {"q": 1, "from": 1, "to": 2}}));
+            read_as_serde::<External>(json!({name: {"q": 1}}));
+            rejected_only_at::<Internal>(json!({"t": name, "q": 1, "from": 1}), "/to");
+            read_as_serde::<Internal>(json!({"t": name, "q": 1, "to": 1, "from": 2}));
+            read_as_serde::<Internal>(json!({"t": name, "q": 1}));
+            rejected_only_at::<Adjacent>(json!({"t": name, "c": {"q": 1, "from": 1}}), "/c/to");
+            read_as_serde::<Adjacent>(json!({"t": name, "c": {"q": 1, "to": 1, "from": 2}}));
+        }
+        as_serde_reads::<External>(json!({"X": {"q": 1, "from": 1}})).unwrap();
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
     pub struct Person {
         pub name: String,
         pub age: u32,

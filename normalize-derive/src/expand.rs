@@ -479,11 +479,14 @@ impl Gen<'_> {
             calls.insert(0, quote! { let __siblings = __annotator.claim(&[]); });
             calls.push(quote! { __annotator.release(__siblings); });
         }
+        // A variant's aliases copy its branch as the calls leave it: read
+        // under an alias, it is checked as under its name (flattened
+        // `Option`s read whole, nested types closed).
         quote! {
             #open
             #notes
-            #variant_notes
             #(#calls)*
+            #variant_notes
         }
     }
 
