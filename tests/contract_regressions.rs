@@ -3071,3 +3071,129 @@ mod shapes_serde_reads {
         );
     }
 }
+
+/// Found by a review: two keys (or set elements) that differ as JSON but
+/// are one once read (`src/lib.rs` and `src//lib.rs` as `PathBuf`s) leave
+/// one entry in serde's map, the last: the other is dropped silently.
+mod entries_that_merge {
+    use super::*;
+    use std::collections::{BTreeSet, HashMap, HashSet};
+    use std::net::IpAddr;
+    use std::path::PathBuf;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WriteFiles {
+        #[serde(alias = "contents")]
+        pub files: BTreeMap<PathBuf, String>,
+        pub hosts: Option<HashMap<IpAddr, u32>>,
+        #[serde(default)]
+        pub skip: BTreeSet<PathBuf>,
+        #[serde(default)]
+        pub names: BTreeMap<String, u32>,
+    }
+
+    #[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+    pub struct Item {
+        pub a: u32,
+        #[serde(default)]
+        pub s: String,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "op")]
+    pub enum Op {
+        Write { files: BTreeMap<PathBuf, String> },
+        Pick { items: HashSet<Item> },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Batch {
+        pub ops: Vec<Op>,
+        pub first: WriteFiles,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum Paths {
+        Files { files: BTreeMap<PathBuf, u32> },
+        Named { files: BTreeMap<String, u32> },
+    }
+
+    #[test]
+    fn entries_that_merge_are_refused_at_the_later_one() {
+        let args = json!({"files": {"src/lib.rs": "a", "src//lib.rs": "b"}});
+        let read: WriteFiles = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(read.files.len(), 1, "serde keeps one");
+        rejected_only_at::<WriteFiles>(args, "/files/src~1~1lib.rs");
+        rejected_only_at::<WriteFiles>(
+            json!({"contents": {"a/b": "x", "c": "y", "a/./b": "z"}}),
+            "/contents/a~1.~1b",
+        );
+        rejected_only_at::<WriteFiles>(
+            json!({"files": {}, "hosts": {"::1": 1, "::2": 2, "0:0::1": 3}}),
+            "/hosts/0:0::1",
+        );
+        rejected_only_at::<WriteFiles>(json!({"files": {}, "skip": ["a/b", "a//b"]}), "/skip/1");
+        let message = match WriteFiles::from_model(json!({"files": {"a": "x", "a/": "y"}})) {
+            Err(ArgsError::Invalid(violations)) => violations.0[0].message.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert!(
+            message.contains("`a/` is the same entry as `a`"),
+            "{message}"
+        );
+        rejected_only_at::<Batch>(
+            json!({
+                "ops": [
+                    {"op": "Write", "files": {"x": "1"}},
+                    {"op": "Pick", "items": [{"a": 1}, {"a": 1, "s": ""}]}
+                ],
+                "first": {"files": {}}
+            }),
+            "/ops/1/items/1",
+        );
+        rejected_only_at::<Batch>(
+            json!({"ops": [{"op": "Write", "files": {"x": "1", "x/": "2"}}], "first": {"files": {}}}),
+            "/ops/0/files/x~1",
+        );
+    }
+
+    #[test]
+    fn distinct_entries_are_read_as_serde_reads_them() {
+        let all = |files: Value, hosts: Value, skip: Value, names: Value| json!({"files": files, "hosts": hosts, "skip": skip, "names": names});
+        for args in [
+            all(
+                json!({"src/lib.rs": "a", "src/main.rs": "b"}),
+                json!(null),
+                json!([]),
+                json!({}),
+            ),
+            all(
+                json!({}),
+                json!({"::1": 1, "10.0.0.1": 2}),
+                json!(["a", "b/c"]),
+                json!({}),
+            ),
+            all(
+                json!({"a": "x"}),
+                json!(null),
+                json!([]),
+                json!({"a": 1, "a/": 2}),
+            ),
+        ] {
+            as_serde_reads::<WriteFiles>(args).unwrap();
+        }
+        as_serde_reads::<Batch>(json!({
+            "ops": [{"op": "Pick", "items": [{"a": 1, "s": ""}, {"a": 2, "s": ""}]}],
+            "first": all(json!({"a": "x"}), json!(null), json!([]), json!({}))
+        }))
+        .unwrap();
+        // serde reads the first variant, merging: refused, not read as the
+        // second.
+        let args = json!({"files": {"a": 1, "a/": 2}});
+        let read: Paths = serde_json::from_value(args.clone()).unwrap();
+        assert!(matches!(&read, Paths::Files { files } if files.len() == 1));
+        assert!(Paths::from_model(args).is_err());
+        as_serde_reads::<Paths>(json!({"files": {"a": 1, "b": 2}})).unwrap();
+    }
+}

@@ -96,8 +96,8 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
         const _: () = {
             #[allow(unused_imports)]
             use #krate::{
-                ViaJsonSchema as _, ViaNoSchema as _, ViaNotOption as _, ViaOption as _,
-                ViaPlan as _, ViaToolArgs as _,
+                ViaEntries as _, ViaJsonSchema as _, ViaNoEntries as _, ViaNoSchema as _,
+                ViaNotOption as _, ViaOption as _, ViaPlan as _, ViaToolArgs as _,
             };
             #cache
 
@@ -355,6 +355,27 @@ impl Gen<'_> {
             .collect();
         let notes = (!notes.is_empty())
             .then(|| quote!(#krate::annotate_fields(__schema, __annotator, &[#(#notes),*]);));
+        // Maps and sets serde may merge two entries of: the type is asked
+        // (before aliases copy the field's schema).
+        let repeats: Vec<TokenStream> = ir
+            .fields
+            .iter()
+            .filter(|f| own(f) && !f.schema_elsewhere)
+            .filter_map(|f| {
+                let collection = crate::shape::merging_collection(&f.original.ty)?;
+                let place = self.place(&f.place)?;
+                let wire = &f.wire;
+                Some(quote_spanned! {at(collection)=>
+                    #krate::note_repeats(
+                        __schema,
+                        __annotator,
+                        #place,
+                        #wire,
+                        (&#krate::Probe::<#collection>::new()).__toolargs_repeats(),
+                    );
+                })
+            })
+            .collect();
         let variant_notes: Vec<TokenStream> = ir
             .variant_aliases
             .iter()
@@ -484,6 +505,7 @@ impl Gen<'_> {
         // `Option`s read whole, nested types closed).
         quote! {
             #open
+            #(#repeats)*
             #notes
             #(#calls)*
             #variant_notes

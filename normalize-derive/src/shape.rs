@@ -112,6 +112,52 @@ pub fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// The std map or set a field of type `ty` is (through `Option`, `Box`,
+/// `Rc`, `Arc`), when its keys (or elements) are of a type serde may read
+/// the same from two different JSON texts (`PathBuf`, `IpAddr`, an enum, a
+/// struct): any type but strings, integers, `bool` and `char`, which the
+/// schema already holds to one text each.
+pub fn merging_collection(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Group(group) => merging_collection(&group.elem),
+        Type::Paren(paren) => merging_collection(&paren.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            let last = path.path.segments.last()?;
+            let name = last.ident.to_string();
+            match (name.as_str(), type_args(&last.arguments).as_slice()) {
+                (wrapper, [inner]) if TRANSPARENT.contains(&wrapper) => merging_collection(inner),
+                ("HashMap" | "BTreeMap" | "HashSet" | "BTreeSet", [key, ..]) => {
+                    (!read_exactly(key)).then_some(ty)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether serde reads `ty` from exactly one JSON text per value: strings,
+/// integers, `bool`, `char` (and references and pointers to them).
+fn read_exactly(ty: &Type) -> bool {
+    match ty {
+        Type::Group(group) => read_exactly(&group.elem),
+        Type::Paren(paren) => read_exactly(&paren.elem),
+        Type::Reference(reference) => read_exactly(&reference.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return false;
+            };
+            let name = last.ident.to_string();
+            match (name.as_str(), type_args(&last.arguments).as_slice()) {
+                (scalar, []) => SCALARS.contains(&scalar) && !matches!(scalar, "f32" | "f64"),
+                ("Box" | "Rc" | "Arc" | "Cow", [inner]) => read_exactly(inner),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
 fn type_args(arguments: &PathArguments) -> Vec<&Type> {
     match arguments {
         PathArguments::AngleBracketed(args) => args
@@ -179,6 +225,34 @@ mod tests {
                 quote::quote!(#ty)
             );
         }
+    }
+
+    #[test]
+    fn maps_and_sets_whose_keys_may_merge() {
+        let merging: Vec<Type> = vec![
+            parse_quote!(BTreeMap<PathBuf, String>),
+            parse_quote!(Option<HashMap<std::net::IpAddr, u32>>),
+            parse_quote!(Box<BTreeSet<Item>>),
+            parse_quote!(std::collections::HashSet<Kind, S>),
+        ];
+        for ty in &merging {
+            assert!(merging_collection(ty).is_some(), "{}", quote::quote!(#ty));
+        }
+        let exact: Vec<Type> = vec![
+            parse_quote!(BTreeMap<String, PathBuf>),
+            parse_quote!(HashMap<u32, Item>),
+            parse_quote!(BTreeSet<Cow<'static, str>>),
+            parse_quote!(HashSet<&'static str>),
+            parse_quote!(Option<BTreeSet<char>>),
+            parse_quote!(Vec<BTreeMap<PathBuf, u8>>),
+            parse_quote!(PathBuf),
+        ];
+        for ty in &exact {
+            assert!(merging_collection(ty).is_none(), "{}", quote::quote!(#ty));
+        }
+        let ty: Type = parse_quote!(Option<BTreeMap<PathBuf, u8>>);
+        let inner: Type = parse_quote!(BTreeMap<PathBuf, u8>);
+        assert_eq!(merging_collection(&ty), Some(&inner));
     }
 
     #[test]

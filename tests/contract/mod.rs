@@ -117,6 +117,27 @@ impl Gen for String {
     }
 }
 
+impl Gen for std::path::PathBuf {
+    fn generate(rng: &mut Rng, depth: u32) -> Self {
+        let mut path = std::path::PathBuf::new();
+        for _ in 0..rng.below(4) {
+            path.push(String::generate(rng, depth + 1).replace('/', "_"));
+        }
+        path
+    }
+}
+
+impl Gen for std::net::IpAddr {
+    fn generate(rng: &mut Rng, _depth: u32) -> Self {
+        let n = rng.next();
+        if rng.chance(50) {
+            std::net::IpAddr::from((n as u32).to_be_bytes())
+        } else {
+            std::net::IpAddr::from(u128::from(n).to_be_bytes())
+        }
+    }
+}
+
 impl Gen for char {
     fn generate(rng: &mut Rng, _depth: u32) -> Self {
         *rng.pick(CHARS)

@@ -1000,6 +1000,17 @@ impl<T: Gen> Gen for FlattenGeneric<T> {
     }
 }
 
+/// Maps and sets whose keys serde may read the same from two texts
+/// (`a/b` and `a//b` as `PathBuf`s): their entries stay distinct once read
+/// (`x-toolargs-distinct`), or the call is refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub struct FileMap {
+    pub files: BTreeMap<std::path::PathBuf, String>,
+    pub hosts: Option<HashMap<std::net::IpAddr, u32>>,
+    pub skip: BTreeSet<std::path::PathBuf>,
+}
+generator!(FileMap { files, hosts, skip });
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
 pub struct SearchPage {
     pub page: Page<Filter>,
@@ -1337,6 +1348,7 @@ macro_rules! contract_types {
             envelope_of_shape: Envelope<Shape>;
             flatten_generic_window: FlattenGeneric<Window>;
             flatten_generic_tail: FlattenGeneric<Tail>;
+            file_map: FileMap;
             tree: Tree;
             chain: Chain;
             expr: Expr;

@@ -11,6 +11,7 @@
 
 use crate::plan::reference::{definition_at, ref_pointer};
 use crate::tool_args::ToolArgs;
+use crate::validate::distinct::{DISTINCT, RepeatFn};
 use crate::validate::whole::{Members, WholeRead};
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
@@ -130,6 +131,9 @@ pub struct Annotator<'g> {
     /// fields start (the last are those beside the field being annotated),
     /// and how long the table of wholes was.
     levels: Vec<(usize, usize)>,
+    /// How the map and set fields met so far read their entries: the table
+    /// the document's `x-toolargs-distinct` keywords index.
+    repeats: Vec<RepeatFn>,
 }
 
 impl<'g> Annotator<'g> {
@@ -147,6 +151,7 @@ impl<'g> Annotator<'g> {
             wholes: Vec::new(),
             kept: Vec::new(),
             levels: Vec::new(),
+            repeats: Vec::new(),
         }
     }
 
@@ -189,10 +194,11 @@ impl<'g> Annotator<'g> {
         start..self.wholes.len()
     }
 
-    /// The table of flattened `Option` fields the document's
-    /// `x-toolargs-whole` keywords index, for its validator.
-    pub(crate) fn into_wholes(self) -> Vec<WholeRead> {
-        self.wholes
+    /// The tables the document's `x-toolargs-whole` keywords (flattened
+    /// `Option` fields) and `x-toolargs-distinct` keywords (maps and sets)
+    /// index, for its validator.
+    pub(crate) fn into_tables(self) -> (Vec<WholeRead>, Vec<RepeatFn>) {
+        (self.wholes, self.repeats)
     }
 
     /// Notes that the struct flattening the next type reads `names` itself,
@@ -337,6 +343,31 @@ pub fn annotate_fields(schema: &mut Value, annotator: &Annotator<'_>, notes: &[F
             declare_aliases(object, note.wire, &aliases);
         }
     }
+}
+
+/// Marks the schema of the field read from `wire` at `place` with
+/// [`DISTINCT`]: a map or set whose type, `repeats` says, may merge two
+/// entries it is sent (two keys that are one `PathBuf`), which serde does
+/// silently. Nothing where the type is not known to be read.
+pub fn note_repeats(
+    schema: &mut Value,
+    annotator: &mut Annotator<'_>,
+    place: Place,
+    wire: &str,
+    repeats: Option<RepeatFn>,
+) {
+    let Some(read) = repeats else {
+        return;
+    };
+    let Some(Value::Object(field)) = locate(schema, place)
+        .and_then(|object| object.get_mut("properties"))
+        .and_then(|properties| properties.get_mut(wire))
+    else {
+        return;
+    };
+    let index = annotator.repeats.len();
+    annotator.repeats.push(read);
+    field.insert(DISTINCT.to_owned(), Value::from(index));
 }
 
 /// Declares each variant alias as a branch of the enum's union of its own:

@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use std::sync::{LazyLock, RwLock};
 
 mod annotate;
+mod entries;
 mod flatten;
 pub use flatten::Flattened;
 pub use flattened_read::Reading;
@@ -36,9 +37,13 @@ mod walk;
 pub(crate) use annotate::is_alias_group;
 pub use annotate::{
     ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
-    annotate_variants, open,
+    annotate_variants, note_repeats, open,
 };
-pub use probe::{Probe, ViaJsonSchema, ViaNoSchema, ViaNotOption, ViaOption, ViaPlan, ViaToolArgs};
+pub use entries::Entries;
+pub use probe::{
+    Probe, ViaEntries, ViaJsonSchema, ViaNoEntries, ViaNoSchema, ViaNotOption, ViaOption, ViaPlan,
+    ViaToolArgs,
+};
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 
 /// Everything a derived type computes once: its adjusted schema, the
@@ -70,10 +75,10 @@ impl Compiled {
     pub fn of<T: ToolArgs>() -> Compiled {
         let mut generator = schemars::SchemaGenerator::default();
         let mut schema = generator.root_schema_for::<T>().to_value();
-        let wholes = {
+        let (wholes, repeats) = {
             let mut annotator = Annotator::new::<T>(&mut generator);
             T::__annotate(&mut schema, &mut annotator);
-            annotator.into_wholes()
+            annotator.into_tables()
         };
         let defs = generator.take_definitions(false);
         if !defs.is_empty() {
@@ -93,7 +98,7 @@ impl Compiled {
             crate::untagged::order_unions(&raw, &mut schema);
         }
         crate::integer_bounds::bound_integers(&mut schema);
-        let validator = Validator::with_wholes(&schema, wholes).unwrap_or_else(|e| {
+        let validator = Validator::with_tables(&schema, wholes, repeats).unwrap_or_else(|e| {
             panic!(
                 "the JSON Schema of `{}` cannot be validated against: {e}",
                 std::any::type_name::<T>()

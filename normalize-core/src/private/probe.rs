@@ -11,7 +11,9 @@
 //! The same pattern asks of a flattened field's type what the `flatten`
 //! module needs: its schema when it implements `JsonSchema` and
 //! `Deserialize` ([`ViaJsonSchema`] over [`ViaNoSchema`]), and how serde
-//! reads the `T` of an `Option<T>` ([`ViaOption`] over [`ViaNotOption`]).
+//! reads the `T` of an `Option<T>` ([`ViaOption`] over [`ViaNotOption`]),
+//! and how a map or set field reads its entries ([`ViaEntries`] over
+//! [`ViaNoEntries`]).
 
 use super::annotate::Annotator;
 use super::flatten::Flattened;
@@ -19,6 +21,7 @@ use super::walk::any;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::tool_args::ToolArgs;
+use crate::validate::distinct::RepeatFn;
 use crate::validate::whole::Reader;
 use core::marker::PhantomData;
 use serde_json::Value;
@@ -178,6 +181,33 @@ pub trait ViaNotOption {
 
 impl<T: ?Sized> ViaNotOption for &Probe<T> {
     fn __toolargs_whole_reader(&self) -> Option<Reader> {
+        None
+    }
+}
+
+/// Chosen for a map or set field whose type reads it (`BTreeMap`,
+/// `HashMap`, `BTreeSet`, `HashSet`): whether two entries it was sent
+/// become one.
+pub trait ViaEntries {
+    /// `first_repeat::<M>`.
+    fn __toolargs_repeats(&self) -> Option<RepeatFn>;
+}
+
+impl<M: serde::de::DeserializeOwned + super::entries::Entries> ViaEntries for Probe<M> {
+    fn __toolargs_repeats(&self) -> Option<RepeatFn> {
+        Some(super::entries::first_repeat::<M>)
+    }
+}
+
+/// Chosen for any other type (and where the type is not known to be read,
+/// in a generic context): nothing to check.
+pub trait ViaNoEntries {
+    /// `None`.
+    fn __toolargs_repeats(&self) -> Option<RepeatFn>;
+}
+
+impl<T: ?Sized> ViaNoEntries for &Probe<T> {
+    fn __toolargs_repeats(&self) -> Option<RepeatFn> {
         None
     }
 }

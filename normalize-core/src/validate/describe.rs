@@ -2,6 +2,7 @@
 //! pointer, with `expected` and `found` written for a reader (and a model).
 
 use super::Violation;
+use super::distinct::{DISTINCT, Repeat};
 use super::whole::{Failure, WHOLE};
 use crate::path::write_token;
 use crate::plan::reference::value_at;
@@ -181,6 +182,24 @@ pub(super) fn push_violations(
                 expected.clone(),
                 format!("expected {expected}, found {found}"),
             )
+        }
+        ValidationErrorKind::Custom { keyword, message } if keyword == DISTINCT => {
+            if let Some(repeat) = Repeat::from_message(message) {
+                out.push(Violation {
+                    pointer: child_pointer(&pointer, &repeat.later),
+                    keyword: keyword.clone(),
+                    expected: "entries that stay distinct once read".to_owned(),
+                    found: format!("the same entry as `{}`", repeat.earlier),
+                    message: format!(
+                        "`{}` is the same entry as `{}` once read, and only one of them would \
+                         be kept: send each entry once",
+                        repeat.later, repeat.earlier
+                    ),
+                });
+                return;
+            }
+            let expected = "entries that stay distinct once read".to_owned();
+            (expected.clone(), format!("expected {expected}: {message}"))
         }
         ValidationErrorKind::Custom { keyword, message } if keyword == WHOLE => {
             if let Some(failure) = Failure::from_message(message) {

@@ -7,6 +7,7 @@
 //! found. Nothing is coerced: `"20"` is a string, never the integer 20.
 
 mod describe;
+pub(crate) mod distinct;
 mod explain;
 pub(crate) mod violation;
 pub(crate) mod whole;
@@ -90,16 +91,27 @@ impl Validator {
     ///
     /// [`ValidatorBuildError`] when the schema is not a valid JSON Schema.
     pub fn new(schema: &Value) -> Result<Validator, ValidatorBuildError> {
-        Validator::with_wholes(schema, Vec::new())
+        Validator::with_tables(schema, Vec::new(), Vec::new())
     }
 
-    /// [`Validator::new`], with the table the schema's
-    /// `x-toolargs-whole` keywords index: how each flattened `Option` of a
-    /// derived type is read (see [`whole`]). Without it, the keyword is
-    /// ignored.
+    /// [`Validator::with_tables`] without maps or sets to read.
+    #[cfg(test)]
     pub(crate) fn with_wholes(
         schema: &Value,
         wholes: Vec<whole::WholeRead>,
+    ) -> Result<Validator, ValidatorBuildError> {
+        Validator::with_tables(schema, wholes, Vec::new())
+    }
+
+    /// [`Validator::new`], with the tables the schema's
+    /// `x-toolargs-whole` keywords index (how each flattened `Option` of a
+    /// derived type is read, see [`whole`]) and its `x-toolargs-distinct`
+    /// keywords index (how a map or set field reads its entries, see
+    /// [`distinct`]). Without them, the keywords are ignored.
+    pub(crate) fn with_tables(
+        schema: &Value,
+        wholes: Vec<whole::WholeRead>,
+        repeats: Vec<distinct::RepeatFn>,
     ) -> Result<Validator, ValidatorBuildError> {
         let mut options = jsonschema::options().with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
             let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
@@ -110,6 +122,13 @@ impl Validator {
             options = options.with_keyword(whole::WHOLE, move |_, value, _| {
                 let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
                     Box::new(whole::keyword(&wholes, value)?);
+                Ok(keyword)
+            });
+        }
+        if !repeats.is_empty() {
+            options = options.with_keyword(distinct::DISTINCT, move |_, value, _| {
+                let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
+                    Box::new(distinct::keyword(&repeats, value)?);
                 Ok(keyword)
             });
         }

@@ -164,10 +164,14 @@ impl WholeRead {
 /// (`crate::untagged` copies its branches as readings): a flattened
 /// `Option` that is not whole is `None` there, and serde reads on. Its
 /// members take any value, and what makes it whole (`dependentSchemas`,
-/// [`WHOLE`]) goes. `table` is the one the keywords index.
+/// [`WHOLE`]) goes. So does the check that a map's or set's entries stay
+/// distinct (`x-toolargs-distinct`): serde reads the entries it merges.
+/// `table` is the one the keywords index.
 pub(crate) fn relax_for_readings(raw: &mut Value, table: &[WholeRead]) {
     match raw {
         Value::Object(map) => {
+            // serde reads a map that merges two entries all the same.
+            map.remove(super::distinct::DISTINCT);
             if let Some(Value::Array(indices)) = map.remove(WHOLE) {
                 map.remove("dependentSchemas");
                 let entries: Vec<&WholeRead> = indices

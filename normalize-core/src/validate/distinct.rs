@@ -1,0 +1,94 @@
+//! `x-toolargs-distinct`: the entries of a map or set stay distinct once
+//! read.
+//!
+//! serde reads a map by inserting each entry, so two keys that are
+//! different JSON but the same key once read (`src/lib.rs` and
+//! `src//lib.rs` as `PathBuf`s, `::1` and `0:0::1` as `IpAddr`s, a variant's
+//! name and its alias) leave one entry: the last. A set does the same with
+//! elements that are equal once read (`uniqueItems` compares the JSON).
+//! The schema cannot say it; the type can. The derive puts this keyword on
+//! the schema of such a field, naming an entry of a table it hands the
+//! validator: a function that reads the value as the field's type does and
+//! says which entry repeats which. As with `x-toolargs-whole`, the table
+//! lives in the process: a validator built from the JSON alone ignores the
+//! keyword.
+
+use serde_json::Value;
+
+/// The keyword, its value an index into the validator's table.
+pub(crate) const DISTINCT: &str = "x-toolargs-distinct";
+
+/// Reads a map (an object) or a set (an array) as a field's type does: the
+/// positions of the first entry that is, once read, the same as an earlier
+/// one, and of that earlier one. `None` when every entry stays, or when the
+/// type refuses the value (serde's own error says why, elsewhere).
+pub type RepeatFn = fn(&Value) -> Option<(usize, usize)>;
+
+/// What a repeated entry reports: its reference token and the earlier
+/// one's (a key, or an index).
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(super) struct Repeat {
+    pub(super) later: String,
+    pub(super) earlier: String,
+}
+
+impl Repeat {
+    /// The error's message carries the repeat to `describe` (a custom
+    /// keyword's error holds a message only).
+    fn into_error(self) -> jsonschema::ValidationError<'static> {
+        let text = serde_json::to_string(&self).unwrap_or_default();
+        jsonschema::ValidationError::custom(text)
+    }
+
+    /// The repeat an error of [`DISTINCT`] carries.
+    pub(super) fn from_message(message: &str) -> Option<Repeat> {
+        serde_json::from_str(message).ok()
+    }
+}
+
+/// The reference tokens of the entries at `later` and `earlier` of
+/// `instance`.
+fn tokens(instance: &Value, (later, earlier): (usize, usize)) -> Option<Repeat> {
+    let token = |at: usize| match instance {
+        Value::Object(map) => map.keys().nth(at).cloned(),
+        Value::Array(items) => (at < items.len()).then(|| at.to_string()),
+        _ => None,
+    };
+    Some(Repeat {
+        later: token(later)?,
+        earlier: token(earlier)?,
+    })
+}
+
+/// [`DISTINCT`] at one location.
+pub(super) struct DistinctKeyword(RepeatFn);
+
+impl<'i> jsonschema::Keyword<'i> for DistinctKeyword {
+    fn validate(&self, instance: &'i Value) -> Result<(), jsonschema::ValidationError<'i>> {
+        match (self.0)(instance).and_then(|at| tokens(instance, at)) {
+            Some(repeat) => Err(repeat.into_error()),
+            None => Ok(()),
+        }
+    }
+
+    fn is_valid(&self, instance: &'i Value) -> bool {
+        (self.0)(instance).is_none()
+    }
+}
+
+/// The keyword's entry, from the table: `value` is the index the derive
+/// wrote.
+pub(super) fn keyword(
+    table: &[RepeatFn],
+    value: &Value,
+) -> Result<DistinctKeyword, jsonschema::ValidationError<'static>> {
+    value
+        .as_u64()
+        .and_then(|index| table.get(usize::try_from(index).ok()?))
+        .map(|read| DistinctKeyword(*read))
+        .ok_or_else(|| {
+            jsonschema::ValidationError::schema(format!(
+                "`{DISTINCT}` names no map or set this validator was given: {value}"
+            ))
+        })
+}
