@@ -3197,3 +3197,58 @@ mod entries_that_merge {
         as_serde_reads::<Paths>(json!({"files": {"a": 1, "b": 2}})).unwrap();
     }
 }
+
+/// Found by a review: an internally tagged newtype around a type whose
+/// schema takes anything reads every member beside the tag; schemars wrote
+/// its branch as the tag alone, which closing read as no fields.
+mod internally_tagged_any {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(transparent)]
+    pub struct Raw {
+        pub value: Value,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "action")]
+    pub enum Action {
+        Custom(Value),
+        Boxed(Box<Value>),
+        #[serde(alias = "raw")]
+        Wrapped(Raw),
+        Stop,
+        Go {
+            to: String,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Plan {
+        pub steps: Vec<Action>,
+    }
+
+    #[test]
+    fn every_member_beside_the_tag_is_read_into_it() {
+        for args in [
+            json!({"action": "Custom", "x": 1, "y": [true]}),
+            json!({"action": "Boxed", "x": {"deep": null}}),
+            json!({"action": "Wrapped", "x": "s"}),
+            json!({"action": "Custom"}),
+            json!({"action": "Go", "to": "a"}),
+            json!({"action": "Stop"}),
+        ] {
+            as_serde_reads::<Action>(args).unwrap();
+        }
+        let args = json!({"action": "raw", "x": 2});
+        let read: Action = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(accepted::<Action>(args), read);
+        assert_eq!(
+            accepted::<Plan>(json!({"steps": [{"action": "Custom", "q": "a &amp; b"}]})).steps,
+            [Action::Custom(json!({"q": "a & b"}))]
+        );
+        // A unit or struct variant still refuses what serde would drop.
+        rejected_only_at::<Action>(json!({"action": "Stop", "x": 1}), "/x");
+        rejected_only_at::<Action>(json!({"action": "Go", "to": "a", "x": 1}), "/x");
+    }
+}

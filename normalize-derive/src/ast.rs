@@ -24,6 +24,19 @@ pub struct Input<'a> {
     pub fields: Vec<Field<'a>>,
     /// The variants serde also reads under other names (tagged enums).
     pub variant_aliases: Vec<VariantAliases>,
+    /// The newtype variants of an internally tagged enum: serde reads the
+    /// members beside the tag as the inner type.
+    pub internal_newtypes: Vec<InternalNewtype<'a>>,
+}
+
+/// A newtype variant of an internally tagged enum.
+pub struct InternalNewtype<'a> {
+    /// The member holding the tag.
+    pub tag: String,
+    /// The variant's wire name (the tag's value).
+    pub name: String,
+    /// The inner type.
+    pub ty: &'a syn::Type,
 }
 
 /// A variant's serde aliases.
@@ -160,6 +173,20 @@ impl<'a> Input<'a> {
                 .map(|f| Field::from_serde(f, Place::Struct, errors))
                 .collect(),
         };
+        let internal_newtypes = match (&container.data, container.attrs.tag()) {
+            (ast::Data::Enum(variants), serde_attr::TagType::Internal { tag }) => variants
+                .iter()
+                .filter(|v| matches!(v.style, ast::Style::Newtype) && !v.attrs.skip_deserializing())
+                .filter_map(|v| {
+                    Some(InternalNewtype {
+                        tag: tag.clone(),
+                        name: v.attrs.name().deserialize_name().to_owned(),
+                        ty: v.fields.first()?.ty,
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         let variant_aliases = match &container.data {
             ast::Data::Enum(variants) => variant_aliases(container.attrs.tag(), variants),
             ast::Data::Struct(_, _) => Vec::new(),
@@ -198,6 +225,7 @@ impl<'a> Input<'a> {
             body,
             fields,
             variant_aliases,
+            internal_newtypes,
         })
     }
 }

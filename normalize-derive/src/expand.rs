@@ -97,7 +97,8 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
             #[allow(unused_imports)]
             use #krate::{
                 ViaEntries as _, ViaJsonSchema as _, ViaNoEntries as _, ViaNoSchema as _,
-                ViaNotOption as _, ViaOption as _, ViaPlan as _, ViaToolArgs as _,
+                ViaNotOption as _, ViaOption as _, ViaPlan as _, ViaSchemaOf as _,
+                ViaToolArgs as _, ViaUnknownSchema as _,
             };
             #cache
 
@@ -495,6 +496,20 @@ impl Gen<'_> {
                     (&#krate::Probe::<#ty>::new()).__toolargs_annotate_nested(__annotator);
                 });
             }
+        }
+        // An internally tagged newtype around a type whose schema takes
+        // anything (`serde_json::Value`): schemars writes its branch as the
+        // tag alone, which closing would read as a variant with no fields.
+        for newtype in &ir.internal_newtypes {
+            let (tag, name, ty) = (&newtype.tag, &newtype.name, newtype.ty);
+            calls.push(quote_spanned! {at(ty)=>
+                #krate::open_newtype_branch(
+                    __schema,
+                    #tag,
+                    #name,
+                    (&#krate::Probe::<#ty>::new()).__toolargs_takes_anything(),
+                );
+            });
         }
         if siblings {
             calls.insert(0, quote! { let __siblings = __annotator.claim(&[]); });

@@ -1000,6 +1000,42 @@ impl<T: Gen> Gen for FlattenGeneric<T> {
     }
 }
 
+/// An internally tagged newtype around `serde_json::Value` reads every
+/// member beside the tag (the branch stays open); a unit and a struct
+/// variant beside it stay closed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+#[serde(tag = "action")]
+pub enum AnyAction {
+    Stop,
+    Custom(serde_json::Value),
+    Go { to: String },
+}
+
+impl Gen for AnyAction {
+    fn generate(rng: &mut Rng, depth: u32) -> Self {
+        match rng.below(3) {
+            0 => AnyAction::Stop,
+            // Serialized beside a tag, the value must be an object.
+            1 => AnyAction::Custom(serde_json::Value::Object(
+                (0..rng.below(3))
+                    .map(|i| {
+                        let value = match rng.below(4) {
+                            0 => serde_json::Value::from(String::generate(rng, depth + 1)),
+                            1 => serde_json::Value::from(rng.below(100)),
+                            2 => serde_json::Value::from(vec![String::generate(rng, depth + 1)]),
+                            _ => serde_json::Value::Null,
+                        };
+                        (format!("k{i}"), value)
+                    })
+                    .collect(),
+            )),
+            _ => AnyAction::Go {
+                to: String::generate(rng, depth + 1),
+            },
+        }
+    }
+}
+
 /// Maps and sets whose keys serde may read the same from two texts
 /// (`a/b` and `a//b` as `PathBuf`s): their entries stay distinct once read
 /// (`x-toolargs-distinct`), or the call is refused.
@@ -1349,6 +1385,7 @@ macro_rules! contract_types {
             flatten_generic_window: FlattenGeneric<Window>;
             flatten_generic_tail: FlattenGeneric<Tail>;
             file_map: FileMap;
+            any_action: AnyAction;
             tree: Tree;
             chain: Chain;
             expr: Expr;

@@ -370,6 +370,23 @@ pub fn note_repeats(
     field.insert(DISTINCT.to_owned(), Value::from(index));
 }
 
+/// Leaves open the branch of the internally tagged variant `name` (its tag
+/// in `tag`) when its newtype's schema takes anything (`takes_anything`):
+/// serde reads every member beside the tag into it, where schemars writes
+/// the branch as the tag alone, which closing reads as a variant with no
+/// fields.
+pub fn open_newtype_branch(schema: &mut Value, tag: &str, name: &str, takes_anything: bool) {
+    if !takes_anything {
+        return;
+    }
+    if let Some(Value::Object(branch)) = variant_branch(schema, |branch| has_tag(branch, tag, name))
+    {
+        branch
+            .entry("additionalProperties")
+            .or_insert(Value::Bool(true));
+    }
+}
+
 /// Declares each variant alias as a branch of the enum's union of its own:
 /// a copy of the variant's branch under the alias (the unit variant's
 /// string, the externally tagged key, or the tag's value), marked

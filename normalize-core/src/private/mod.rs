@@ -37,12 +37,12 @@ mod walk;
 pub(crate) use annotate::is_alias_group;
 pub use annotate::{
     ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
-    annotate_variants, note_repeats, open,
+    annotate_variants, note_repeats, open, open_newtype_branch,
 };
 pub use entries::Entries;
 pub use probe::{
     Probe, ViaEntries, ViaJsonSchema, ViaNoEntries, ViaNoSchema, ViaNotOption, ViaOption, ViaPlan,
-    ViaToolArgs,
+    ViaSchemaOf, ViaToolArgs, ViaUnknownSchema,
 };
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 

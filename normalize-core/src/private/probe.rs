@@ -211,3 +211,50 @@ impl<T: ?Sized> ViaNoEntries for &Probe<T> {
         None
     }
 }
+
+/// Chosen for a type that implements `JsonSchema`: whether its schema
+/// takes any value (`serde_json::Value`, a newtype or `Box` around it).
+pub trait ViaSchemaOf {
+    /// Whether the type's schema is `true` or has no keyword that
+    /// constrains.
+    fn __toolargs_takes_anything(&self) -> bool;
+}
+
+impl<T: schemars::JsonSchema> ViaSchemaOf for Probe<T> {
+    fn __toolargs_takes_anything(&self) -> bool {
+        let schema = T::json_schema(&mut schemars::SchemaGenerator::default());
+        match schema.as_value() {
+            Value::Bool(takes) => *takes,
+            Value::Object(map) => map.keys().all(|keyword| {
+                keyword.starts_with("x-")
+                    || [
+                        "$schema",
+                        "$id",
+                        "$comment",
+                        "title",
+                        "description",
+                        "default",
+                        "examples",
+                        "deprecated",
+                        "readOnly",
+                        "writeOnly",
+                    ]
+                    .contains(&keyword.as_str())
+            }),
+            _ => false,
+        }
+    }
+}
+
+/// Chosen where the type is not known to implement `JsonSchema` (a type
+/// parameter): the branch stays as schemars wrote it.
+pub trait ViaUnknownSchema {
+    /// `false`.
+    fn __toolargs_takes_anything(&self) -> bool;
+}
+
+impl<T: ?Sized> ViaUnknownSchema for &Probe<T> {
+    fn __toolargs_takes_anything(&self) -> bool {
+        false
+    }
+}
