@@ -346,7 +346,7 @@ pub fn annotate_fields(schema: &mut Value, annotator: &Annotator<'_>, notes: &[F
 }
 
 /// Marks the schema of the field read from `wire` at `place` with
-/// [`DISTINCT`]: a map or set whose type, `repeats` says, may merge two
+/// `x-toolargs-distinct`: a map or set whose type, `repeats` says, may merge two
 /// entries it is sent (two keys that are one `PathBuf`), which serde does
 /// silently. Nothing where the type is not known to be read.
 pub fn note_repeats(
