@@ -336,7 +336,23 @@ impl<'s> Closer<'s> {
         for keyword in ["allOf", "anyOf", "oneOf"] {
             if let Some(Value::Array(parts)) = map.get(keyword) {
                 for part in parts {
-                    found = found.and(self.closable(part));
+                    // A union's branch that takes and evaluates every member
+                    // (`additionalProperties: true`, as an internally tagged
+                    // newtype around `serde_json::Value` is left) keeps the
+                    // object open only when it is the branch taken: closed
+                    // around it, the other branches still refuse what they
+                    // do not read. Not a map's value schema (in a flattened
+                    // union it would apply to the object's own members too),
+                    // nor `true` (which evaluates nothing).
+                    let evaluates_all = keyword != "allOf"
+                        && part.as_object().is_some_and(|branch| {
+                            ["additionalProperties", "unevaluatedProperties"]
+                                .iter()
+                                .any(|k| branch.get(*k) == Some(&Value::Bool(true)))
+                        });
+                    if !evaluates_all {
+                        found = found.and(self.closable(part));
+                    }
                 }
             }
         }

@@ -375,15 +375,30 @@ pub fn note_repeats(
 /// serde reads every member beside the tag into it, where schemars writes
 /// the branch as the tag alone, which closing reads as a variant with no
 /// fields.
+/// The enum's union may sit inside another (a flattened `Option` of the
+/// enum is its union beside an empty branch): branches are looked for
+/// through nested unions.
 pub fn open_newtype_branch(schema: &mut Value, tag: &str, name: &str, takes_anything: bool) {
-    if !takes_anything {
-        return;
+    fn open_in(node: &mut Value, tag: &str, name: &str) {
+        let tagged = has_tag(node, tag, name);
+        let Value::Object(map) = node else {
+            return;
+        };
+        if tagged {
+            map.entry("additionalProperties")
+                .or_insert(Value::Bool(true));
+            return;
+        }
+        for keyword in ["anyOf", "oneOf", "allOf"] {
+            if let Some(Value::Array(branches)) = map.get_mut(keyword) {
+                for branch in branches {
+                    open_in(branch, tag, name);
+                }
+            }
+        }
     }
-    if let Some(Value::Object(branch)) = variant_branch(schema, |branch| has_tag(branch, tag, name))
-    {
-        branch
-            .entry("additionalProperties")
-            .or_insert(Value::Bool(true));
+    if takes_anything {
+        open_in(schema, tag, name);
     }
 }
 
