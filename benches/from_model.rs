@@ -210,5 +210,66 @@ fn flattened(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, clean, damaged, rejected, flattened);
+/// A map whose keys serde may read the same from two texts (`PathBuf`):
+/// validation reads it as its type does, to refuse entries that would
+/// merge (`x-toolargs-distinct`), against the same map with `String` keys,
+/// which the schema alone holds to one text each.
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+#[allow(dead_code)]
+struct PathFiles {
+    files: std::collections::BTreeMap<std::path::PathBuf, String>,
+}
+
+/// The same map with its schema given elsewhere (`schemars(with)`), which
+/// the derive does not ask of the type: no check, what the check costs
+/// against `PathFiles`.
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+#[allow(dead_code)]
+struct UncheckedFiles {
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    files: std::collections::BTreeMap<std::path::PathBuf, String>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+#[allow(dead_code)]
+struct NamedFiles {
+    files: std::collections::BTreeMap<String, String>,
+}
+
+fn distinct(c: &mut Criterion) {
+    for n in [10, 100, 1000] {
+        let files: serde_json::Map<String, Value> = (0..n)
+            .map(|i| {
+                (
+                    format!("src/module_{i}/mod.rs"),
+                    Value::from("fn main() {}"),
+                )
+            })
+            .collect();
+        let text = serde_json::json!({ "files": files }).to_string();
+        // The last key is the first again, as a `PathBuf`: refused, at it.
+        let mut repeated = files.clone();
+        repeated.insert("src/module_0//mod.rs".to_owned(), Value::from("fn b() {}"));
+        let repeated = serde_json::json!({ "files": repeated }).to_string();
+        assert!(PathFiles::from_model(repeated.as_str()).is_err());
+        assert!(PathFiles::from_model(text.as_str()).is_ok());
+        assert!(NamedFiles::from_model(text.as_str()).is_ok());
+        let mut group = c.benchmark_group(format!("distinct/{n}"));
+        group.bench_function("path_keys", |b| {
+            b.iter(|| black_box(PathFiles::from_model(black_box(text.as_str())).is_ok()))
+        });
+        group.bench_function("path_keys_repeated", |b| {
+            b.iter(|| black_box(PathFiles::from_model(black_box(repeated.as_str())).is_err()))
+        });
+        group.bench_function("path_keys_unchecked", |b| {
+            b.iter(|| black_box(UncheckedFiles::from_model(black_box(text.as_str())).is_ok()))
+        });
+        group.bench_function("string_keys", |b| {
+            b.iter(|| black_box(NamedFiles::from_model(black_box(text.as_str())).is_ok()))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, clean, damaged, rejected, flattened, distinct);
 criterion_main!(benches);

@@ -3158,6 +3158,45 @@ mod entries_that_merge {
         );
     }
 
+    pub type Files = BTreeMap<PathBuf, u32>;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Aliased {
+        pub files: Files,
+        pub maybe: Option<Files>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Generic<T> {
+        pub m: BTreeMap<PathBuf, T>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Wide {
+        pub m: BTreeMap<i128, u32>,
+    }
+
+    /// Found by a review: a type alias, a generic value type and 128-bit
+    /// integer keys (`-0` is `0`) escaped the check.
+    #[test]
+    fn aliases_generic_values_and_wide_integers() {
+        rejected_only_at::<Aliased>(
+            json!({"files": {"a": 1, "a/": 2}, "maybe": null}),
+            "/files/a~1",
+        );
+        rejected_only_at::<Aliased>(
+            json!({"files": {}, "maybe": {"a//b": 1, "a/b": 2}}),
+            "/maybe/a~1b",
+        );
+        as_serde_reads::<Aliased>(json!({"files": {"a": 1, "b": 2}, "maybe": {"a": 1}})).unwrap();
+        rejected_only_at::<Generic<u32>>(json!({"m": {"a": 1, "a/": 2}}), "/m/a~1");
+        as_serde_reads::<Generic<u32>>(json!({"m": {"a": 1, "b": 2}})).unwrap();
+        let read: Wide = serde_json::from_value(json!({"m": {"0": 1, "-0": 2}})).unwrap();
+        assert_eq!(read.m.len(), 1, "serde reads one key");
+        rejected_only_at::<Wide>(json!({"m": {"0": 1, "-0": 2}}), "/m/-0");
+        as_serde_reads::<Wide>(json!({"m": {"0": 1, "-1": 2}})).unwrap();
+    }
+
     #[test]
     fn distinct_entries_are_read_as_serde_reads_them() {
         let all = |files: Value, hosts: Value, skip: Value, names: Value| json!({"files": files, "hosts": hosts, "skip": skip, "names": names});
@@ -3226,6 +3265,55 @@ mod internally_tagged_any {
     #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
     pub struct Plan {
         pub steps: Vec<Action>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Flat {
+        pub id: u32,
+        #[serde(flatten)]
+        pub action: Action,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct MaybeFlat {
+        pub id: u32,
+        #[serde(flatten)]
+        pub action: Option<Action>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "kind")]
+    pub enum Outer {
+        Inner(Action),
+        Other { y: u32 },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsOuter {
+        pub o: Outer,
+    }
+
+    /// Found by a review: the open branch left the object around it open,
+    /// so a member sent with another variant was dropped.
+    #[test]
+    fn the_other_variants_stay_closed_around_it() {
+        rejected_only_at::<Flat>(json!({"id": 1, "action": "Stop", "x": 1}), "/x");
+        rejected_only_at::<Flat>(json!({"id": 1, "action": "Go", "to": "t", "x": 1}), "/x");
+        as_serde_reads::<Flat>(json!({"id": 1, "action": "Custom", "x": 1})).unwrap();
+        as_serde_reads::<Flat>(json!({"id": 1, "action": "Go", "to": "t"})).unwrap();
+        rejected_only_at::<HoldsOuter>(
+            json!({"o": {"kind": "Inner", "action": "Stop", "x": 1}}),
+            "/o/x",
+        );
+        as_serde_reads::<HoldsOuter>(json!({"o": {"kind": "Inner", "action": "Custom", "x": 1}}))
+            .unwrap();
+        rejected_only_at::<MaybeFlat>(json!({"id": 1, "action": "Stop", "x": 1}), "/x");
+        as_serde_reads::<MaybeFlat>(json!({"id": 1})).unwrap();
+        as_serde_reads::<MaybeFlat>(json!({"id": 1, "action": "Stop"})).unwrap();
+        // Flattened as an `Option`, the enum's union sits beside an empty
+        // branch: the newtype's branch is opened there too.
+        as_serde_reads::<MaybeFlat>(json!({"id": 1, "action": "Custom", "x": 1})).unwrap();
+        as_serde_reads::<MaybeFlat>(json!({"id": 1, "action": "Wrapped", "x": [1]})).unwrap();
     }
 
     #[test]

@@ -363,7 +363,7 @@ impl Gen<'_> {
             .iter()
             .filter(|f| own(f) && !f.schema_elsewhere)
             .filter_map(|f| {
-                let collection = crate::shape::merging_collection(&f.original.ty)?;
+                let collection = crate::shape::may_merge_entries(&f.original.ty)?;
                 let place = self.place(&f.place)?;
                 let wire = &f.wire;
                 Some(quote_spanned! {at(collection)=>

@@ -136,8 +136,31 @@ pub fn merging_collection(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// Whether a field of type `ty` (through `Option`) is to be asked whether
+/// it is a map or set whose entries may merge: a std map or set with such
+/// keys, and any type this module cannot read (a type alias of one, a user
+/// type: the answer is then the type's own, and nothing for a type that is
+/// no map or set).
+pub fn may_merge_entries(ty: &Type) -> Option<&Type> {
+    let ty = option_inner(ty).unwrap_or(ty);
+    let named = |ty: &Type| match ty {
+        Type::Path(path) => path.path.segments.last().is_some_and(|last| {
+            ["HashMap", "BTreeMap", "HashSet", "BTreeSet"].contains(&&*last.ident.to_string())
+        }),
+        _ => false,
+    };
+    if named(ty) {
+        return merging_collection(ty);
+    }
+    match Shape::of(ty) {
+        Shape::Other(_) => merging_collection(ty).or(Some(ty)),
+        _ => merging_collection(ty),
+    }
+}
+
 /// Whether serde reads `ty` from exactly one JSON text per value: strings,
-/// integers, `bool`, `char` (and references and pointers to them).
+/// 64-bit or smaller integers, `bool`, `char` (and references and pointers
+/// to them).
 fn read_exactly(ty: &Type) -> bool {
     match ty {
         Type::Group(group) => read_exactly(&group.elem),
@@ -149,7 +172,11 @@ fn read_exactly(ty: &Type) -> bool {
             };
             let name = last.ident.to_string();
             match (name.as_str(), type_args(&last.arguments).as_slice()) {
-                (scalar, []) => SCALARS.contains(&scalar) && !matches!(scalar, "f32" | "f64"),
+                // serde_json reads a 128-bit key by parsing it, which takes
+                // `-0` for `0`: those two texts are one key.
+                (scalar, []) => {
+                    SCALARS.contains(&scalar) && !matches!(scalar, "f32" | "f64" | "i128" | "u128")
+                }
                 ("Box" | "Rc" | "Arc" | "Cow", [inner]) => read_exactly(inner),
                 _ => false,
             }
@@ -253,6 +280,30 @@ mod tests {
         let ty: Type = parse_quote!(Option<BTreeMap<PathBuf, u8>>);
         let inner: Type = parse_quote!(BTreeMap<PathBuf, u8>);
         assert_eq!(merging_collection(&ty), Some(&inner));
+    }
+
+    #[test]
+    fn fields_asked_whether_their_entries_merge() {
+        let cases: Vec<(Type, bool)> = vec![
+            (parse_quote!(Option<BTreeMap<PathBuf, String>>), true),
+            (parse_quote!(Files), true),
+            (parse_quote!(Option<Files>), true),
+            (parse_quote!(Inner), true),
+            (parse_quote!(BTreeMap<u32, Inner>), false),
+            (parse_quote!(BTreeMap<i128, Inner>), true),
+            (parse_quote!(HashMap<String, PathBuf>), false),
+            (parse_quote!(Vec<PathBuf>), false),
+            (parse_quote!(String), false),
+            (parse_quote!(Option<u32>), false),
+        ];
+        for (ty, asked) in &cases {
+            assert_eq!(
+                may_merge_entries(ty).is_some(),
+                *asked,
+                "{}",
+                quote::quote!(#ty)
+            );
+        }
     }
 
     #[test]

@@ -1,90 +1,150 @@
 //! serde's reading of a map or set field, counted: whether two entries that
 //! differ as JSON become one ([`crate::validate::distinct`]).
 
-use serde::de::DeserializeOwned;
+use serde::Deserialize as _;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::{BuildHasher, Hash};
 
 /// A collection that keeps one entry per key (or element): what is left of
 /// the entries it was given once read.
 pub trait Entries {
+    /// The collection with the same keys and no values (a set is its own),
+    /// which says as much for less: only the keys are read.
+    type Keys: DeserializeOwned + Entries;
+
     /// How many entries it holds.
     fn entries(&self) -> usize;
+
+    /// The positions of the first entry of `value` whose key (or element)
+    /// is, once read, one an earlier entry has, and of that earlier one:
+    /// each key read alone, in order, into a collection of the same kind.
+    /// `None` where none repeats, or where a key cannot be read.
+    fn first_repeat_in(value: &Value) -> Option<(usize, usize)>;
 }
 
-impl<K, V> Entries for BTreeMap<K, V> {
+/// A map's key read alone, as the map reads it (a JSON object's key).
+fn read_key<K: DeserializeOwned + Ord>(key: &str) -> Option<K> {
+    let alone = Value::Object(Map::from_iter([(key.to_owned(), Value::Null)]));
+    BTreeMap::<K, IgnoredAny>::deserialize(&alone)
+        .ok()?
+        .into_keys()
+        .next()
+}
+
+impl<K: DeserializeOwned + Ord, V> Entries for BTreeMap<K, V> {
+    type Keys = BTreeMap<K, IgnoredAny>;
+
     fn entries(&self) -> usize {
         self.len()
     }
-}
 
-impl<K, V, S> Entries for HashMap<K, V, S> {
-    fn entries(&self) -> usize {
-        self.len()
-    }
-}
-
-impl<T> Entries for BTreeSet<T> {
-    fn entries(&self) -> usize {
-        self.len()
-    }
-}
-
-impl<T, S> Entries for HashSet<T, S> {
-    fn entries(&self) -> usize {
-        self.len()
-    }
-}
-
-/// The entries of `value` (an object's members, an array's elements) at
-/// `positions`, as a value of the same kind.
-fn pick(value: &Value, positions: impl Iterator<Item = usize>) -> Value {
-    match value {
-        Value::Object(map) => {
-            let entries: Vec<(&String, &Value)> = map.iter().collect();
-            Value::Object(
-                positions
-                    .filter_map(|at| entries.get(at))
-                    .map(|(key, member)| ((*key).clone(), (*member).clone()))
-                    .collect::<Map<String, Value>>(),
-            )
+    fn first_repeat_in(value: &Value) -> Option<(usize, usize)> {
+        let mut seen = BTreeMap::new();
+        for (at, key) in value.as_object()?.keys().enumerate() {
+            if let Some(earlier) = seen.insert(read_key::<K>(key)?, at) {
+                return Some((at, earlier));
+            }
         }
-        Value::Array(items) => {
-            Value::Array(positions.filter_map(|at| items.get(at)).cloned().collect())
+        None
+    }
+}
+
+impl<K, V, S> Entries for HashMap<K, V, S>
+where
+    K: DeserializeOwned + Eq + Hash,
+    S: BuildHasher + Default,
+{
+    type Keys = HashMap<K, IgnoredAny, S>;
+
+    fn entries(&self) -> usize {
+        self.len()
+    }
+
+    fn first_repeat_in(value: &Value) -> Option<(usize, usize)> {
+        let mut seen = HashMap::with_hasher(S::default());
+        for (at, key) in value.as_object()?.keys().enumerate() {
+            let alone = Value::Object(Map::from_iter([(key.clone(), Value::Null)]));
+            let key = HashMap::<K, IgnoredAny, S>::deserialize(&alone)
+                .ok()?
+                .into_keys()
+                .next()?;
+            if let Some(earlier) = seen.insert(key, at) {
+                return Some((at, earlier));
+            }
         }
-        other => other.clone(),
+        None
+    }
+}
+
+impl<T: DeserializeOwned + Ord> Entries for BTreeSet<T> {
+    type Keys = Self;
+
+    fn entries(&self) -> usize {
+        self.len()
+    }
+
+    fn first_repeat_in(value: &Value) -> Option<(usize, usize)> {
+        let mut seen = BTreeMap::new();
+        for (at, item) in value.as_array()?.iter().enumerate() {
+            if let Some(earlier) = seen.insert(T::deserialize(item).ok()?, at) {
+                return Some((at, earlier));
+            }
+        }
+        None
+    }
+}
+
+impl<T, S> Entries for HashSet<T, S>
+where
+    T: DeserializeOwned + Eq + Hash,
+    S: BuildHasher + Default,
+{
+    type Keys = Self;
+
+    fn entries(&self) -> usize {
+        self.len()
+    }
+
+    fn first_repeat_in(value: &Value) -> Option<(usize, usize)> {
+        let mut seen = HashMap::with_hasher(S::default());
+        for (at, item) in value.as_array()?.iter().enumerate() {
+            if let Some(earlier) = seen.insert(T::deserialize(item).ok()?, at) {
+                return Some((at, earlier));
+            }
+        }
+        None
+    }
+}
+
+impl<M: Entries> Entries for Box<M> {
+    type Keys = M::Keys;
+
+    fn entries(&self) -> usize {
+        (**self).entries()
+    }
+
+    fn first_repeat_in(value: &Value) -> Option<(usize, usize)> {
+        M::first_repeat_in(value)
     }
 }
 
 /// [`RepeatFn`](crate::validate::distinct::RepeatFn) for a field of type
-/// `M`: reads `value` as `M`; where fewer entries are left than were sent,
-/// finds the first one that repeats an earlier one (the shortest prefix
-/// that loses one, by halving) and that earlier one. Only a value that
-/// loses an entry pays more than the one reading.
-pub(crate) fn first_repeat<M: DeserializeOwned + Entries>(value: &Value) -> Option<(usize, usize)> {
+/// `M`: reads the keys of `value` as `M` does, at once (the values are
+/// skipped: what `M` makes of them is serde's to say); only where fewer
+/// are left than were sent, each key alone, to find which repeats which.
+/// O(n log n) either way.
+pub(crate) fn first_repeat<M: Entries>(value: &Value) -> Option<(usize, usize)> {
     let sent = match value {
         Value::Object(map) => map.len(),
         Value::Array(items) => items.len(),
         _ => return None,
     };
-    let kept = |value: &Value| M::deserialize(value).ok().map(|read| read.entries());
-    if kept(value)? >= sent {
+    if M::Keys::deserialize(value).ok()?.entries() >= sent {
         return None;
     }
-    let loses = |n: usize| kept(&pick(value, 0..n)).is_some_and(|left| left < n);
-    // The first `n` entries lose one for `n = sent`, and never for `n = 1`.
-    let (mut low, mut high) = (2, sent);
-    while low < high {
-        let middle = low + (high - low) / 2;
-        if loses(middle) {
-            high = middle;
-        } else {
-            low = middle + 1;
-        }
-    }
-    let later = high - 1;
-    let earlier = (0..later).find(|&at| kept(&pick(value, [at, later].into_iter())) == Some(1))?;
-    Some((later, earlier))
+    M::first_repeat_in(value)
 }
 
 #[cfg(test)]
@@ -103,15 +163,18 @@ mod tests {
             read(&json!({"x": 0, "a/b": 1, "a/./b": 2, "a//b": 3})),
             Some((2, 1))
         );
-        assert_eq!(
-            read(&json!({"a": "not a number", "a/": 1})),
-            None,
-            "refused"
-        );
+        // Only the keys are read: a value the type refuses is serde's to
+        // report.
+        assert_eq!(read(&json!({"a": "not a number", "a/": 1})), Some((1, 0)));
         assert_eq!(read(&json!([1, 2])), None, "not a map");
         let read = first_repeat::<HashSet<IpAddr>>;
         assert_eq!(read(&json!(["::1", "::2"])), None);
         assert_eq!(read(&json!(["::2", "::1", "0:0::1"])), Some((2, 1)));
+        assert_eq!(
+            read(&json!(["not an address", "::1", "::1"])),
+            None,
+            "refused"
+        );
         let read = first_repeat::<BTreeMap<String, u32>>;
         assert_eq!(read(&json!({})), None);
         // Every position of the repeat, in maps of many sizes.

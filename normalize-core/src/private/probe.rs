@@ -193,7 +193,7 @@ pub trait ViaEntries {
     fn __toolargs_repeats(&self) -> Option<RepeatFn>;
 }
 
-impl<M: serde::de::DeserializeOwned + super::entries::Entries> ViaEntries for Probe<M> {
+impl<M: super::entries::Entries> ViaEntries for Probe<M> {
     fn __toolargs_repeats(&self) -> Option<RepeatFn> {
         Some(super::entries::first_repeat::<M>)
     }
