@@ -3222,11 +3222,14 @@ mod entries_that_merge {
         ] {
             as_serde_reads::<WriteFiles>(args).unwrap();
         }
-        as_serde_reads::<Batch>(json!({
+        // A `HashSet` writes its elements back in any order: what serde
+        // reads is compared.
+        let args = json!({
             "ops": [{"op": "Pick", "items": [{"a": 1, "s": ""}, {"a": 2, "s": ""}]}],
             "first": all(json!({"a": "x"}), json!(null), json!([]), json!({}))
-        }))
-        .unwrap();
+        });
+        let read: Batch = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(accepted::<Batch>(args), read);
         // serde reads the first variant, merging: refused, not read as the
         // second.
         let args = json!({"files": {"a": 1, "a/": 2}});
@@ -3291,6 +3294,43 @@ mod internally_tagged_any {
     #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
     pub struct HoldsOuter {
         pub o: Outer,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum NumberOrAny {
+        Number { n: u32 },
+        Any(Value),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct FlatAny {
+        pub id: u32,
+        #[serde(flatten)]
+        pub u: NumberOrAny,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "action")]
+    pub enum TaggedAny {
+        Custom(NumberOrAny),
+        Stop,
+    }
+
+    /// Found by a review: a `Value` variant of an untagged enum (`true`)
+    /// evaluates nothing, so the object around the union was left open; a
+    /// member beside the earlier variant's was dropped.
+    #[test]
+    fn an_untagged_value_variant_leaves_the_earlier_one_closed() {
+        let args = json!({"id": 1, "n": 1, "x": 2});
+        let read: FlatAny = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(read.u, NumberOrAny::Number { n: 1 }, "serde drops `x`");
+        rejected_only_at::<FlatAny>(args, "/x");
+        as_serde_reads::<FlatAny>(json!({"id": 1, "n": 1})).unwrap();
+        as_serde_reads::<FlatAny>(json!({"id": 1, "m": "s", "x": [2]})).unwrap();
+        rejected_only_at::<TaggedAny>(json!({"action": "Custom", "n": 1, "x": 2}), "/x");
+        as_serde_reads::<TaggedAny>(json!({"action": "Custom", "n": 1})).unwrap();
+        as_serde_reads::<TaggedAny>(json!({"action": "Custom", "x": 2})).unwrap();
     }
 
     /// Found by a review: the open branch left the object around it open,

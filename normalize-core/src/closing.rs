@@ -36,7 +36,10 @@
 //! A part that says nothing (`{}`, as schemars writes the empty branch of a
 //! flattened `Option`) declares no member, so it keeps nothing open: a
 //! member only it "accepts" is unevaluated, and rejected. `true` (any value,
-//! schemars' `serde_json::Value`) keeps the object open.
+//! schemars' `serde_json::Value`) keeps the object open; as a branch of a
+//! union it is first written `{"additionalProperties": true}` (the same
+//! values), which evaluates every member when it is the branch taken, so
+//! the object is closed for the other branches.
 //!
 //! A definition that is one part of a composed object is never closed
 //! itself: `additionalProperties: false` inside it would reject its
@@ -106,6 +109,7 @@ const MAX_HOPS: usize = 64;
 /// assert_eq!(schema["properties"]["shards"]["additionalProperties"]["$ref"], "#/$defs/Shard");
 /// ```
 pub fn close_objects(schema: &mut Value) {
+    evaluating_any_branches(schema);
     let edits = {
         let mut closer = Closer::new(schema);
         closer.visit_all("", schema, true);
@@ -117,6 +121,31 @@ pub fn close_objects(schema: &mut Value) {
                 map.insert(keyword.to_owned(), Value::Bool(false));
             }
         }
+    }
+}
+
+/// Writes each `true` branch of a union (schemars' `serde_json::Value` as an
+/// untagged variant) as `{"additionalProperties": true}`: the same values,
+/// but, when that branch is the one taken, every member counts as evaluated,
+/// so the object around the union can be closed for its other branches
+/// (`true` evaluates nothing, which would leave the object open whichever
+/// branch reads it).
+fn evaluating_any_branches(node: &mut Value) {
+    match node {
+        Value::Object(map) => {
+            for keyword in UNIONS {
+                if let Some(Value::Array(branches)) = map.get_mut(*keyword) {
+                    for branch in branches.iter_mut() {
+                        if *branch == Value::Bool(true) {
+                            *branch = serde_json::json!({"additionalProperties": true});
+                        }
+                    }
+                }
+            }
+            map.values_mut().for_each(evaluating_any_branches);
+        }
+        Value::Array(items) => items.iter_mut().for_each(evaluating_any_branches),
+        _ => {}
     }
 }
 
