@@ -3176,6 +3176,52 @@ mod entries_that_merge {
         pub m: BTreeMap<i128, u32>,
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Head {
+        pub title: String,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Rest {
+        pub id: u32,
+        #[serde(flatten)]
+        pub head: Head,
+        #[serde(flatten)]
+        pub rest: BTreeMap<PathBuf, u32>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct MaybeRest {
+        pub id: u32,
+        #[serde(flatten)]
+        pub rest: Option<BTreeMap<PathBuf, u32>>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsRest {
+        pub q: String,
+        #[serde(flatten)]
+        pub inner: Rest,
+    }
+
+    /// Found by a review: a flattened map reads the members its struct
+    /// leaves it, and merged them as any map does.
+    #[test]
+    fn a_flattened_map_reads_the_members_left_to_it() {
+        let args = json!({"id": 1, "title": "t", "a": 1, "a/": 2});
+        let read: Rest = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(read.rest.len(), 1, "serde keeps one");
+        rejected_only_at::<Rest>(args, "/a~1");
+        as_serde_reads::<Rest>(json!({"id": 1, "title": "t", "a": 1, "b/c": 2})).unwrap();
+        rejected_only_at::<MaybeRest>(json!({"id": 1, "x//y": 1, "x/y": 2}), "/x~1y");
+        as_serde_reads::<MaybeRest>(json!({"id": 1, "x/y": 2})).unwrap();
+        rejected_only_at::<HoldsRest>(
+            json!({"q": "s", "id": 1, "title": "t", "a": 1, "./a": 2, "a/": 3}),
+            "/a~1",
+        );
+        as_serde_reads::<HoldsRest>(json!({"q": "s", "id": 1, "title": "t", "a": 1})).unwrap();
+    }
+
     /// Found by a review: a type alias, a generic value type and 128-bit
     /// integer keys (`-0` is `0`) escaped the check.
     #[test]

@@ -445,9 +445,24 @@ impl Gen<'_> {
                     .collect();
                 // What this struct reads itself never reaches the flattened
                 // type, nor any type that type flattens.
+                // A flattened map whose keys may merge reads the members
+                // not claimed so far.
+                let repeats = crate::shape::merging_collection(ty)
+                    .zip(self.place(&field.place))
+                    .map(|(collection, place)| {
+                        quote_spanned! {at(collection)=>
+                            #krate::note_flattened_repeats(
+                                __schema,
+                                __annotator,
+                                #place,
+                                (&#krate::Probe::<#collection>::new()).__toolargs_repeats(),
+                            );
+                        }
+                    });
                 calls.push(quote_spanned! {at(ty)=>
                     let __others = [#(#others),*];
                     let __claimed = __annotator.claim(&[#(#own),*]);
+                    #repeats
                     __annotator.keep(__others);
                     (&#krate::Probe::<#inner>::new())
                         .__toolargs_annotate_flattened(__schema, __annotator);

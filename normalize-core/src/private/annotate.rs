@@ -11,7 +11,7 @@
 
 use crate::plan::reference::{definition_at, ref_pointer};
 use crate::tool_args::ToolArgs;
-use crate::validate::distinct::{DISTINCT, RepeatFn};
+use crate::validate::distinct::{DISTINCT, Distinct, RepeatFn};
 use crate::validate::whole::{Members, WholeRead};
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
@@ -133,7 +133,7 @@ pub struct Annotator<'g> {
     levels: Vec<(usize, usize)>,
     /// How the map and set fields met so far read their entries: the table
     /// the document's `x-toolargs-distinct` keywords index.
-    repeats: Vec<RepeatFn>,
+    repeats: Vec<Distinct>,
 }
 
 impl<'g> Annotator<'g> {
@@ -197,7 +197,7 @@ impl<'g> Annotator<'g> {
     /// The tables the document's `x-toolargs-whole` keywords (flattened
     /// `Option` fields) and `x-toolargs-distinct` keywords (maps and sets)
     /// index, for its validator.
-    pub(crate) fn into_tables(self) -> (Vec<WholeRead>, Vec<RepeatFn>) {
+    pub(crate) fn into_tables(self) -> (Vec<WholeRead>, Vec<Distinct>) {
         (self.wholes, self.repeats)
     }
 
@@ -366,8 +366,47 @@ pub fn note_repeats(
         return;
     };
     let index = annotator.repeats.len();
-    annotator.repeats.push(read);
+    annotator.repeats.push(Distinct { read, skip: None });
     field.insert(DISTINCT.to_owned(), Value::from(index));
+}
+
+/// [`note_repeats`] for a flattened map (or an `Option` of one): the mark
+/// goes on the object at `place`, and the map reads the members the
+/// annotator has not claimed (the struct's own, those a flattened struct
+/// before it took). Nothing after a flattened map that keeps every member
+/// (this one then sees none).
+pub fn note_flattened_repeats(
+    schema: &mut Value,
+    annotator: &mut Annotator<'_>,
+    place: Place,
+    repeats: Option<RepeatFn>,
+) {
+    let Some(read) = repeats else {
+        return;
+    };
+    if annotator.claimed().iter().any(|name| name == EVERYTHING) {
+        return;
+    }
+    let mut skip = annotator.claimed().to_vec();
+    skip.sort();
+    skip.dedup();
+    let Some(object) = locate(schema, place) else {
+        return;
+    };
+    let index = annotator.repeats.len();
+    annotator.repeats.push(Distinct {
+        read,
+        skip: Some(skip),
+    });
+    let indices = match object.remove(DISTINCT) {
+        Some(Value::Array(mut indices)) => {
+            indices.push(Value::from(index));
+            indices
+        }
+        Some(other) => vec![other, Value::from(index)],
+        None => vec![Value::from(index)],
+    };
+    object.insert(DISTINCT.to_owned(), Value::Array(indices));
 }
 
 /// Leaves open the branch of the internally tagged variant `name` (its tag

@@ -24,6 +24,38 @@ pub(crate) const DISTINCT: &str = "x-toolargs-distinct";
 /// type refuses the value (serde's own error says why, elsewhere).
 pub type RepeatFn = fn(&Value) -> Option<(usize, usize)>;
 
+/// One entry of the validator's table: how a map or set field reads its
+/// entries, and, for a flattened map, the members of its object it never
+/// sees (the struct's own, those a flattened struct before it took; sorted).
+#[derive(Clone, Debug)]
+pub struct Distinct {
+    /// Reads the entries.
+    pub read: RepeatFn,
+    /// `Some` for a flattened map: its keyword sits on the object, and it
+    /// reads the members not named here.
+    pub skip: Option<Vec<String>>,
+}
+
+impl Distinct {
+    /// The repeat in `instance`, as the field's type reads it.
+    fn repeat(&self, instance: &Value) -> Option<Repeat> {
+        match (&self.skip, instance) {
+            (Some(skip), Value::Object(object)) => {
+                let members = Value::Object(
+                    object
+                        .iter()
+                        .filter(|(name, _)| skip.binary_search(name).is_err())
+                        .map(|(name, member)| (name.clone(), member.clone()))
+                        .collect(),
+                );
+                (self.read)(&members).and_then(|at| tokens(&members, at))
+            }
+            (Some(_), _) => None,
+            (None, _) => (self.read)(instance).and_then(|at| tokens(instance, at)),
+        }
+    }
+}
+
 /// What a repeated entry reports: its reference token and the earlier
 /// one's (a key, or an index).
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -60,35 +92,38 @@ fn tokens(instance: &Value, (later, earlier): (usize, usize)) -> Option<Repeat> 
     })
 }
 
-/// [`DISTINCT`] at one location.
-pub(super) struct DistinctKeyword(RepeatFn);
+/// [`DISTINCT`] at one location: a field's entry, or the entries of the
+/// maps an object flattens.
+pub(super) struct DistinctKeyword(Vec<Distinct>);
 
 impl<'i> jsonschema::Keyword<'i> for DistinctKeyword {
     fn validate(&self, instance: &'i Value) -> Result<(), jsonschema::ValidationError<'i>> {
-        match (self.0)(instance).and_then(|at| tokens(instance, at)) {
+        match self.0.iter().find_map(|entry| entry.repeat(instance)) {
             Some(repeat) => Err(repeat.into_error()),
             None => Ok(()),
         }
     }
 
     fn is_valid(&self, instance: &'i Value) -> bool {
-        (self.0)(instance).is_none()
+        self.0.iter().all(|entry| entry.repeat(instance).is_none())
     }
 }
 
-/// The keyword's entry, from the table: `value` is the index the derive
-/// wrote.
+/// The keyword's entries, from the table: `value` is the index the derive
+/// wrote (or, on an object flattening maps, an array of them).
 pub(super) fn keyword(
-    table: &[RepeatFn],
+    table: &[Distinct],
     value: &Value,
 ) -> Result<DistinctKeyword, jsonschema::ValidationError<'static>> {
-    value
-        .as_u64()
-        .and_then(|index| table.get(usize::try_from(index).ok()?))
-        .map(|read| DistinctKeyword(*read))
-        .ok_or_else(|| {
-            jsonschema::ValidationError::schema(format!(
-                "`{DISTINCT}` names no map or set this validator was given: {value}"
-            ))
-        })
+    let index = |index: &Value| table.get(usize::try_from(index.as_u64()?).ok()?).cloned();
+    match value {
+        Value::Array(indices) => indices.iter().map(index).collect::<Option<Vec<_>>>(),
+        single => index(single).map(|entry| vec![entry]),
+    }
+    .map(DistinctKeyword)
+    .ok_or_else(|| {
+        jsonschema::ValidationError::schema(format!(
+            "`{DISTINCT}` names no map or set this validator was given: {value}"
+        ))
+    })
 }

@@ -111,7 +111,7 @@ impl Validator {
     pub(crate) fn with_tables(
         schema: &Value,
         wholes: Vec<whole::WholeRead>,
-        repeats: Vec<distinct::RepeatFn>,
+        repeats: Vec<distinct::Distinct>,
     ) -> Result<Validator, ValidatorBuildError> {
         let mut options = jsonschema::options().with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
             let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
