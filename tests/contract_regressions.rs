@@ -3426,3 +3426,145 @@ mod internally_tagged_any {
         rejected_only_at::<Action>(json!({"action": "Go", "to": "a", "x": 1}), "/x");
     }
 }
+
+/// Found by a review of the closing changes: open parts reached through a
+/// reference, flattened maps after a map or inside an adjacently tagged
+/// variant's content, a flattened map through a type alias, and variant
+/// aliases of an enum flattened as an `Option`.
+mod closing_review {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[tool_args(open)]
+    pub struct Loose {
+        pub o: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "action")]
+    pub enum Act {
+        Stop { why: u32 },
+        Loose(Loose),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct FlatAct {
+        pub x: u32,
+        #[serde(flatten)]
+        pub act: Act,
+    }
+
+    #[test]
+    fn an_open_struct_behind_a_reference_leaves_the_other_branches_closed() {
+        rejected_only_at::<FlatAct>(
+            json!({"x": 1, "action": "Stop", "why": 2, "junk": 3}),
+            "/junk",
+        );
+        as_serde_reads::<FlatAct>(json!({"x": 1, "action": "Stop", "why": 2})).unwrap();
+        // `open` is the author's word that extra members may be ignored.
+        accepted::<FlatAct>(json!({"x": 1, "action": "Loose", "o": 2, "more": 3}));
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct AfterMap {
+        #[serde(flatten)]
+        pub names: BTreeMap<String, u32>,
+        #[serde(flatten)]
+        pub paths: BTreeMap<PathBuf, u32>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent {
+        V {
+            #[serde(flatten)]
+            paths: BTreeMap<PathBuf, u32>,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsAdjacent {
+        pub e: Adjacent,
+    }
+
+    pub type Paths = BTreeMap<PathBuf, u32>;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct AliasedFlat {
+        pub x: u32,
+        #[serde(flatten)]
+        pub paths: Paths,
+    }
+
+    #[test]
+    fn flattened_maps_read_what_serde_gives_them() {
+        // A map before takes nothing: the later one reads every member.
+        let read: AfterMap = serde_json::from_value(json!({"a": 1, "a/": 2})).unwrap();
+        assert_eq!(read.paths.len(), 1, "serde merges");
+        assert!(AfterMap::from_model(json!({"a": 1, "a/": 2})).is_err());
+        assert_eq!(
+            accepted::<AfterMap>(json!({"a": 1, "b/c": 2})).paths.len(),
+            2
+        );
+        // In the content object, the tag's and content's names are members.
+        rejected_only_at::<HoldsAdjacent>(
+            json!({"e": {"t": "V", "c": {"t": 1, "t/": 2}}}),
+            "/e/c/t~1",
+        );
+        as_serde_reads::<HoldsAdjacent>(json!({"e": {"t": "V", "c": {"t": 1, "c": 2}}})).unwrap();
+        rejected_only_at::<AliasedFlat>(json!({"x": 1, "p": 1, "p/": 2}), "/p~1");
+        as_serde_reads::<AliasedFlat>(json!({"x": 1, "p": 1, "q": 2})).unwrap();
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "action")]
+    pub enum Aliased {
+        #[serde(alias = "stop")]
+        Stop {
+            why: u32,
+        },
+        Go,
+        #[serde(alias = "custom")]
+        Custom(Value),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum External {
+        #[serde(alias = "stop")]
+        Stop {
+            why: u32,
+        },
+        Go,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct MaybeAliased {
+        pub x: u32,
+        #[serde(flatten)]
+        pub a: Option<Aliased>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct MaybeExternal {
+        pub x: u32,
+        #[serde(flatten)]
+        pub a: Option<External>,
+    }
+
+    #[test]
+    fn variant_aliases_of_an_enum_flattened_as_an_option() {
+        for args in [
+            json!({"x": 1, "action": "stop", "why": 1}),
+            json!({"x": 1, "action": "custom", "k": 1}),
+            json!({"x": 1, "action": "Stop", "why": 1}),
+        ] {
+            let read: MaybeAliased = serde_json::from_value(args.clone()).unwrap();
+            assert_eq!(accepted::<MaybeAliased>(args), read);
+        }
+        let args = json!({"x": 1, "stop": {"why": 1}});
+        let read: MaybeExternal = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(accepted::<MaybeExternal>(args), read);
+        rejected_only_at::<MaybeAliased>(json!({"x": 1, "action": "stop", "why": 1, "z": 2}), "/z");
+    }
+}

@@ -902,3 +902,25 @@ mod round_trip_property {
         }
     }
 }
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum NumberOrAny {
+    Number { n: u32 },
+    Any(Value),
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, ToolArgs)]
+struct HoldsAny {
+    u: NumberOrAny,
+}
+
+/// Closing writes a `true` union branch as `{"additionalProperties": true}`
+/// (so the object around it can be closed); the strict form shows that
+/// branch as it showed `true`'s: with nothing to say.
+#[test]
+fn an_any_branch_shows_nothing_in_the_strict_form() {
+    let strict = StrictSchema::new(HoldsAny::input_schema()).unwrap();
+    let text = strict.schema().to_string();
+    assert!(!text.contains("\"additionalProperties\":true"), "{text}");
+}

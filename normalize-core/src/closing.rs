@@ -331,6 +331,26 @@ impl<'s> Closer<'s> {
         answer
     }
 
+    /// Whether `node` takes every member of an object and evaluates it:
+    /// `additionalProperties: true` or `unevaluatedProperties: true` on it,
+    /// or on what it references (a `$ref` applies in place, so its
+    /// evaluations count). Not a map's value schema, nor `true`.
+    fn evaluates_all(&self, node: &Value, hops: usize) -> bool {
+        let Value::Object(map) = node else {
+            return false;
+        };
+        if ["additionalProperties", "unevaluatedProperties"]
+            .iter()
+            .any(|k| map.get(*k) == Some(&Value::Bool(true)))
+        {
+            return true;
+        }
+        hops < MAX_HOPS
+            && self
+                .resolve(map)
+                .is_some_and(|(_, target)| self.evaluates_all(target, hops + 1))
+    }
+
     fn closable_of(&self, node: &Value) -> Closable {
         let Value::Object(map) = node else {
             return if node == &Value::Bool(true) {
@@ -367,18 +387,14 @@ impl<'s> Closer<'s> {
                 for part in parts {
                     // A union's branch that takes and evaluates every member
                     // (`additionalProperties: true`, as an internally tagged
-                    // newtype around `serde_json::Value` is left) keeps the
+                    // newtype around `serde_json::Value` is left, or a
+                    // reference to an open struct) keeps the
                     // object open only when it is the branch taken: closed
                     // around it, the other branches still refuse what they
                     // do not read. Not a map's value schema (in a flattened
                     // union it would apply to the object's own members too),
                     // nor `true` (which evaluates nothing).
-                    let evaluates_all = keyword != "allOf"
-                        && part.as_object().is_some_and(|branch| {
-                            ["additionalProperties", "unevaluatedProperties"]
-                                .iter()
-                                .any(|k| branch.get(*k) == Some(&Value::Bool(true)))
-                        });
+                    let evaluates_all = keyword != "allOf" && self.evaluates_all(part, 0);
                     if !evaluates_all {
                         found = found.and(self.closable(part));
                     }

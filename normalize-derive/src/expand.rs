@@ -178,11 +178,12 @@ fn names_any(tokens: TokenStream, params: &[String]) -> bool {
 /// The names the fields beside `field` (in the same object) are read
 /// under: serde gives such a member to them, never to a flattened field.
 fn own_names<'i>(ir: &'i Input<'_>, field: &'i Field<'_>) -> Vec<&'i str> {
-    // An internally tagged variant's tag (and an adjacently tagged one's
-    // content) is read by the enum, never by a flattened field.
+    // An internally tagged variant's tag is read by the enum, never by a
+    // flattened field. (An adjacently tagged variant's fields are read from
+    // the content object, where the tag's and content's names are members
+    // like any other.)
     let tags: Vec<&str> = match &field.place {
         Place::Internal { tag, .. } => vec![tag],
-        Place::Adjacent { tag, content, .. } => vec![tag, content],
         _ => Vec::new(),
     };
     ir.fields
@@ -447,7 +448,7 @@ impl Gen<'_> {
                 // type, nor any type that type flattens.
                 // A flattened map whose keys may merge reads the members
                 // not claimed so far.
-                let repeats = crate::shape::merging_collection(ty)
+                let repeats = crate::shape::may_merge_entries(ty)
                     .zip(self.place(&field.place))
                     .map(|(collection, place)| {
                         quote_spanned! {at(collection)=>

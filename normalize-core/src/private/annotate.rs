@@ -373,8 +373,8 @@ pub fn note_repeats(
 /// [`note_repeats`] for a flattened map (or an `Option` of one): the mark
 /// goes on the object at `place`, and the map reads the members the
 /// annotator has not claimed (the struct's own, those a flattened struct
-/// before it took). Nothing after a flattened map that keeps every member
-/// (this one then sees none).
+/// before it took; a flattened map before it takes nothing, serde's
+/// flattening leaves a map's members to the fields after it).
 pub fn note_flattened_repeats(
     schema: &mut Value,
     annotator: &mut Annotator<'_>,
@@ -384,10 +384,12 @@ pub fn note_flattened_repeats(
     let Some(read) = repeats else {
         return;
     };
-    if annotator.claimed().iter().any(|name| name == EVERYTHING) {
-        return;
-    }
-    let mut skip = annotator.claimed().to_vec();
+    let mut skip: Vec<String> = annotator
+        .claimed()
+        .iter()
+        .filter(|name| *name != EVERYTHING)
+        .cloned()
+        .collect();
     skip.sort();
     skip.dedup();
     let Some(object) = locate(schema, place) else {
@@ -455,7 +457,7 @@ pub fn annotate_variants(schema: &mut Value, notes: &[VariantNote]) {
     if union_mut(schema).is_none() {
         units_as_union(schema);
     }
-    let Some(branches) = union_mut(schema) else {
+    let Some(branches) = variants_union_mut(schema, notes) else {
         return;
     };
     // Every copy is made from the branches as schemars wrote them, before
@@ -488,6 +490,43 @@ pub fn annotate_variants(schema: &mut Value, notes: &[VariantNote]) {
         }
         branches.push(copy);
     }
+}
+
+/// The union holding the enum's variants: the schema's own, or, where
+/// that names none of them, one nested in its branches (a flattened
+/// `Option` of the enum puts the enum's union beside an empty branch).
+fn variants_union_mut<'v>(
+    schema: &'v mut Value,
+    notes: &[VariantNote],
+) -> Option<&'v mut Vec<Value>> {
+    fn find(node: &Value, notes: &[VariantNote], depth: usize) -> Option<Vec<usize>> {
+        let map = node.as_object()?;
+        let branches = ["oneOf", "anyOf"]
+            .iter()
+            .find_map(|k| map.get(*k).and_then(Value::as_array))?;
+        let names = branches.iter().any(|branch| {
+            notes
+                .iter()
+                .any(|note| names_variant(branch, note.tag, note.name))
+        });
+        if names {
+            return Some(Vec::new());
+        }
+        if depth >= 4 {
+            return None;
+        }
+        branches.iter().enumerate().find_map(|(at, branch)| {
+            let mut path = find(branch, notes, depth + 1)?;
+            path.insert(0, at);
+            Some(path)
+        })
+    }
+    let path = find(schema, notes, 0)?;
+    let mut node = schema;
+    for at in path {
+        node = union_mut(node)?.get_mut(at)?;
+    }
+    union_mut(node)
 }
 
 /// Removes the name `name` from the later variant that has it: its branch,

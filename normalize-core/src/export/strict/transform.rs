@@ -269,6 +269,10 @@ impl<'r> Transform<'r> {
                 "required" | "additionalProperties" if is_object => {
                     // Written below, after every property is known.
                 }
+                // On a schema that declares no object (closing's form of a
+                // `true` branch), `additionalProperties: true` takes what
+                // its absence takes: nothing to show.
+                "additionalProperties" if sub == &Value::Bool(true) => {}
                 _ => {
                     result.insert(key.clone(), sub.clone());
                 }
