@@ -71,7 +71,7 @@ const INTO_ITEMS: &[&str] = &["prefixItems", "items"];
 /// Keywords that apply more schemas to the same value.
 const UNIONS: &[&str] = &["anyOf", "oneOf"];
 /// Keywords that say nothing about which members an object may have.
-const ANNOTATIONS: &[&str] = &[
+pub(crate) const ANNOTATIONS: &[&str] = &[
     "$ref",
     "$schema",
     "$id",

@@ -225,21 +225,11 @@ impl<T: schemars::JsonSchema> ViaSchemaOf for Probe<T> {
         let schema = T::json_schema(&mut schemars::SchemaGenerator::default());
         match schema.as_value() {
             Value::Bool(takes) => *takes,
+            // Annotations only (a reference says what its target says).
             Value::Object(map) => map.keys().all(|keyword| {
                 keyword.starts_with("x-")
-                    || [
-                        "$schema",
-                        "$id",
-                        "$comment",
-                        "title",
-                        "description",
-                        "default",
-                        "examples",
-                        "deprecated",
-                        "readOnly",
-                        "writeOnly",
-                    ]
-                    .contains(&keyword.as_str())
+                    || (keyword != "$ref"
+                        && crate::closing::ANNOTATIONS.contains(&keyword.as_str()))
             }),
             _ => false,
         }

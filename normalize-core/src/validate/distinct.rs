@@ -65,16 +65,13 @@ pub(super) struct Repeat {
 }
 
 impl Repeat {
-    /// The error's message carries the repeat to `describe` (a custom
-    /// keyword's error holds a message only).
     fn into_error(self) -> jsonschema::ValidationError<'static> {
-        let text = serde_json::to_string(&self).unwrap_or_default();
-        jsonschema::ValidationError::custom(text)
+        super::carry(&self)
     }
 
     /// The repeat an error of [`DISTINCT`] carries.
     pub(super) fn from_message(message: &str) -> Option<Repeat> {
-        serde_json::from_str(message).ok()
+        super::carried(message)
     }
 }
 

@@ -75,6 +75,17 @@ impl<'i> jsonschema::Keyword<'i> for WrittenAsInteger {
     }
 }
 
+/// A custom keyword's error holds a message only: a report carried to
+/// `describe` as JSON, which writes the violation from it.
+fn carry<T: serde::Serialize>(report: &T) -> jsonschema::ValidationError<'static> {
+    jsonschema::ValidationError::custom(serde_json::to_string(report).unwrap_or_default())
+}
+
+/// The report an error of a custom keyword carries ([`carry`]).
+fn carried<T: serde::de::DeserializeOwned>(message: &str) -> Option<T> {
+    serde_json::from_str(message).ok()
+}
+
 /// A schema the validator cannot be built from (not a valid JSON Schema, or
 /// a reference that does not resolve locally).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

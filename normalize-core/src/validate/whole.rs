@@ -297,16 +297,13 @@ pub(super) struct Failure {
 }
 
 impl Failure {
-    /// The error's message carries the failure to `describe`, which writes
-    /// the violation (a custom keyword's error holds a message only).
     fn into_error(self) -> jsonschema::ValidationError<'static> {
-        let text = serde_json::to_string(&self).unwrap_or_default();
-        jsonschema::ValidationError::custom(text)
+        super::carry(&self)
     }
 
     /// The failure an error of [`WHOLE`] carries.
     pub(super) fn from_message(message: &str) -> Option<Failure> {
-        serde_json::from_str(message).ok()
+        super::carried(message)
     }
 }
 
