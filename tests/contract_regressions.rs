@@ -3568,3 +3568,84 @@ mod closing_review {
         rejected_only_at::<MaybeAliased>(json!({"x": 1, "action": "stop", "why": 1, "z": 2}), "/z");
     }
 }
+
+/// Found by a review: an open struct flattened into one struct variant
+/// opened every variant of the enum (its `open` was applied across the
+/// enum's schema).
+mod open_inside_a_variant {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[tool_args(open)]
+    pub struct Loose {
+        pub o: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t")]
+    pub enum Internal {
+        A {
+            #[serde(flatten)]
+            loose: Loose,
+            k: u32,
+        },
+        B {
+            b: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum External {
+        A {
+            #[serde(flatten)]
+            loose: Loose,
+            k: u32,
+        },
+        B {
+            b: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum Untagged {
+        A {
+            #[serde(flatten)]
+            loose: Loose,
+            k: u32,
+        },
+        B {
+            b: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Holds {
+        pub i: Internal,
+        pub e: External,
+        pub u: Untagged,
+    }
+
+    #[test]
+    fn the_other_variants_stay_closed() {
+        let ok = json!({"i": {"t": "B", "b": 1}, "e": {"B": {"b": 1}}, "u": {"b": 1}});
+        as_serde_reads::<Holds>(ok.clone()).unwrap();
+        let mut args = ok.clone();
+        args["i"]["z"] = json!(3);
+        rejected_only_at::<Holds>(args, "/i/z");
+        let mut args = ok.clone();
+        args["e"]["B"]["z"] = json!(3);
+        rejected_only_at::<Holds>(args, "/e/B/z");
+        let mut args = ok;
+        args["u"]["k"] = json!(2);
+        let read: Holds = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(read.u, Untagged::B { b: 1 }, "serde drops `k`");
+        assert!(Holds::from_model(args).is_err());
+        // The open variant still takes what it was opened for.
+        accepted::<Holds>(json!({
+            "i": {"t": "A", "o": 1, "k": 2, "more": 3},
+            "e": {"A": {"o": 1, "k": 2, "more": 3}},
+            "u": {"o": 1, "k": 2}
+        }));
+    }
+}

@@ -465,9 +465,23 @@ impl Gen<'_> {
                     let __claimed = __annotator.claim(&[#(#own),*]);
                     #repeats
                     __annotator.keep(__others);
-                    (&#krate::Probe::<#inner>::new())
-                        .__toolargs_annotate_flattened(__schema, __annotator);
                 });
+                // Inside an enum, the type is annotated in its variant's
+                // object, never across the enum (`open` would open every
+                // variant).
+                let annotate_at = match (field.place == Place::Struct, self.place(&field.place)) {
+                    (false, Some(place)) => quote! {
+                        if let #krate::Some(__variant) = #krate::place_mut(__schema, #place) {
+                            (&#krate::Probe::<#inner>::new())
+                                .__toolargs_annotate_flattened(__variant, __annotator);
+                        }
+                    },
+                    _ => quote! {
+                        (&#krate::Probe::<#inner>::new())
+                            .__toolargs_annotate_flattened(__schema, __annotator);
+                    },
+                };
+                calls.push(quote_spanned! {at(ty)=> #annotate_at });
                 if let Some(place) = self.place(&field.place) {
                     // serde drops what does not make a whole `T` of an
                     // `Option<T>`: the schema takes it whole or not at all,

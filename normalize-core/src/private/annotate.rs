@@ -628,32 +628,33 @@ fn renamed_variant(branch: &Value, tag: VariantTag, name: &str, alias: &str) -> 
 
 /// The object schema holding the fields of `place`.
 pub(super) fn locate(schema: &mut Value, place: Place) -> Option<&mut Map<String, Value>> {
+    place_mut(schema, place)?.as_object_mut()
+}
+
+/// The schema holding the fields of `place`: the type's own for a struct,
+/// a variant's object (its branch, or its content) for an enum's. A type
+/// flattened into a variant is annotated there, never across the enum.
+pub fn place_mut(schema: &mut Value, place: Place) -> Option<&mut Value> {
     match place {
-        Place::Struct => schema.as_object_mut(),
+        Place::Struct => Some(schema),
         Place::External(name) => variant_branch(schema, |branch| {
             branch.get("properties").and_then(|p| p.get(name)).is_some()
         })?
         .get_mut("properties")?
-        .get_mut(name)?
-        .as_object_mut(),
+        .get_mut(name),
         Place::Internal { tag, name } => {
-            variant_branch(schema, |branch| has_tag(branch, tag, name))?.as_object_mut()
+            variant_branch(schema, |branch| has_tag(branch, tag, name))
         }
         Place::Adjacent { tag, content, name } => {
             variant_branch(schema, |branch| has_tag(branch, tag, name))?
                 .get_mut("properties")?
-                .get_mut(content)?
-                .as_object_mut()
+                .get_mut(content)
         }
         Place::Untagged(index) => {
             if union_mut(schema).is_none() {
-                return if index == 0 {
-                    schema.as_object_mut()
-                } else {
-                    None
-                };
+                return (index == 0).then_some(schema);
             }
-            union_mut(schema)?.get_mut(index)?.as_object_mut()
+            union_mut(schema)?.get_mut(index)
         }
     }
 }
