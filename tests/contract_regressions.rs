@@ -3134,6 +3134,16 @@ mod entries_that_merge {
             "/hosts/0:0::1",
         );
         rejected_only_at::<WriteFiles>(json!({"files": {}, "skip": ["a/b", "a//b"]}), "/skip/1");
+        match WriteFiles::from_model(json!({"files": {}, "skip": ["a/b", "a//b"]})) {
+            Err(ArgsError::Invalid(violations)) => assert!(
+                violations.0[0]
+                    .message
+                    .starts_with(r#""a//b" is the same element as "a/b" (at 0)"#),
+                "{}",
+                violations.0[0].message
+            ),
+            other => panic!("{other:?}"),
+        }
         let message = match WriteFiles::from_model(json!({"files": {"a": "x", "a/": "y"}})) {
             Err(ArgsError::Invalid(violations)) => violations.0[0].message.clone(),
             other => panic!("{other:?}"),

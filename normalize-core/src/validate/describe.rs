@@ -185,16 +185,30 @@ pub(super) fn push_violations(
         }
         ValidationErrorKind::Custom { keyword, message } if keyword == DISTINCT => {
             if let Some(repeat) = Repeat::from_message(message) {
+                let (found, message) = match &repeat.elements {
+                    Some((later, earlier)) => (
+                        format!("the same element as {earlier} at {}", repeat.earlier),
+                        format!(
+                            "{later} is the same element as {earlier} (at {}) once read, and \
+                             only one of them would be kept: send each element once",
+                            repeat.earlier
+                        ),
+                    ),
+                    None => (
+                        format!("the same entry as `{}`", repeat.earlier),
+                        format!(
+                            "`{}` is the same entry as `{}` once read, and only one of them \
+                             would be kept: send each entry once",
+                            repeat.later, repeat.earlier
+                        ),
+                    ),
+                };
                 out.push(Violation {
                     pointer: child_pointer(&pointer, &repeat.later),
                     keyword: keyword.clone(),
                     expected: "entries that stay distinct once read".to_owned(),
-                    found: format!("the same entry as `{}`", repeat.earlier),
-                    message: format!(
-                        "`{}` is the same entry as `{}` once read, and only one of them would \
-                         be kept: send each entry once",
-                        repeat.later, repeat.earlier
-                    ),
+                    found,
+                    message,
                 });
                 return;
             }

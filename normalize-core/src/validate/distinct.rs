@@ -62,6 +62,9 @@ impl Distinct {
 pub(super) struct Repeat {
     pub(super) later: String,
     pub(super) earlier: String,
+    /// For a set: the two elements as sent (JSON), which name them better
+    /// than their positions.
+    pub(super) elements: Option<(String, String)>,
 }
 
 impl Repeat {
@@ -83,9 +86,17 @@ fn tokens(instance: &Value, (later, earlier): (usize, usize)) -> Option<Repeat> 
         Value::Array(items) => (at < items.len()).then(|| at.to_string()),
         _ => None,
     };
+    let elements = match instance {
+        Value::Array(items) => Some((
+            items.get(later)?.to_string(),
+            items.get(earlier)?.to_string(),
+        )),
+        _ => None,
+    };
     Some(Repeat {
         later: token(later)?,
         earlier: token(earlier)?,
+        elements,
     })
 }
 
