@@ -924,3 +924,51 @@ fn an_any_branch_shows_nothing_in_the_strict_form() {
     let text = strict.schema().to_string();
     assert!(!text.contains("\"additionalProperties\":true"), "{text}");
 }
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct Span {
+    lo: u32,
+    hi: u32,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, ToolArgs)]
+struct Checked {
+    q: String,
+    #[serde(flatten)]
+    span: Option<Span>,
+    paths: BTreeMap<std::path::PathBuf, u32>,
+}
+
+/// The whole and distinct keywords index tables only the derived validator
+/// holds: the strict form does not show them, and the restored call is still
+/// checked against them.
+#[test]
+fn the_strict_form_shows_no_table_index() {
+    let strict = StrictSchema::new(Checked::input_schema()).unwrap();
+    let text = strict.schema().to_string();
+    assert!(
+        Checked::input_schema()
+            .to_string()
+            .contains("x-toolargs-whole")
+    );
+    assert!(
+        Checked::input_schema()
+            .to_string()
+            .contains("x-toolargs-distinct")
+    );
+    assert!(!text.contains("x-toolargs-whole"), "{text}");
+    assert!(!text.contains("x-toolargs-distinct"), "{text}");
+    let mut toolbox = Toolbox::with_dialect(Dialect::OpenAiStrict);
+    toolbox
+        .tool_sync("checked", "Check.", |args: Checked| Ok::<_, String>(args.q))
+        .unwrap();
+    let call = |arguments: Value| toolbox.call_blocking(&(), ToolCall::new("checked", arguments));
+    // Only `lo` of the span: serde would take `None` and drop it.
+    let pairs = json!([]);
+    assert!(call(json!({"q": "s", "lo": 1, "hi": null, "paths": pairs})).is_err());
+    // Two keys that are one `PathBuf`: serde would keep one.
+    let pairs = json!([{"key": "a/b", "value": 1}, {"key": "a//b", "value": 2}]);
+    assert!(call(json!({"q": "s", "lo": null, "hi": null, "paths": pairs})).is_err());
+    let pairs = json!([{"key": "a/b", "value": 1}]);
+    assert!(call(json!({"q": "s", "lo": 1, "hi": 2, "paths": pairs})).is_ok());
+}

@@ -273,6 +273,10 @@ impl<'r> Transform<'r> {
                 // `true` branch), `additionalProperties: true` takes what
                 // its absence takes: nothing to show.
                 "additionalProperties" if sub == &Value::Bool(true) => {}
+                // Indices into tables only the derived type's validator
+                // holds: nothing for a model, nor for the strict form's own
+                // validator. The restored call is checked against them.
+                crate::validate::whole::WHOLE | crate::validate::distinct::DISTINCT => {}
                 _ => {
                     result.insert(key.clone(), sub.clone());
                 }
@@ -362,6 +366,8 @@ impl<'r> Transform<'r> {
             match keyword.as_str() {
                 "type" | "additionalProperties" => {}
                 "patternProperties" if key_pattern.is_some() => {}
+                // An index into the derived validator's table (see `node`).
+                crate::validate::whole::WHOLE | crate::validate::distinct::DISTINCT => {}
                 "description" | "title" => {
                     result.insert(keyword.clone(), sub.clone());
                 }
