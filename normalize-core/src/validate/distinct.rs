@@ -41,11 +41,13 @@ impl Distinct {
     fn repeat(&self, instance: &Value) -> Option<Repeat> {
         match (&self.skip, instance) {
             (Some(skip), Value::Object(object)) => {
+                // Only the keys are read (a flattened map's values are
+                // skipped, see `first_repeat`): the values are not copied.
                 let members = Value::Object(
                     object
-                        .iter()
-                        .filter(|(name, _)| skip.binary_search(name).is_err())
-                        .map(|(name, member)| (name.clone(), member.clone()))
+                        .keys()
+                        .filter(|name| skip.binary_search(name).is_err())
+                        .map(|name| (name.clone(), Value::Null))
                         .collect(),
                 );
                 (self.read)(&members).and_then(|at| tokens(&members, at))
@@ -123,15 +125,11 @@ pub(super) fn keyword(
     table: &[Distinct],
     value: &Value,
 ) -> Result<DistinctKeyword, jsonschema::ValidationError<'static>> {
-    let index = |index: &Value| table.get(usize::try_from(index.as_u64()?).ok()?).cloned();
-    match value {
-        Value::Array(indices) => indices.iter().map(index).collect::<Option<Vec<_>>>(),
-        single => index(single).map(|entry| vec![entry]),
-    }
-    .map(DistinctKeyword)
-    .ok_or_else(|| {
-        jsonschema::ValidationError::schema(format!(
-            "`{DISTINCT}` names no map or set this validator was given: {value}"
-        ))
-    })
+    super::table_entries(table, value)
+        .map(DistinctKeyword)
+        .ok_or_else(|| {
+            jsonschema::ValidationError::schema(format!(
+                "`{DISTINCT}` names no map or set this validator was given: {value}"
+            ))
+        })
 }

@@ -86,6 +86,16 @@ fn carried<T: serde::de::DeserializeOwned>(message: &str) -> Option<T> {
     serde_json::from_str(message).ok()
 }
 
+/// The entries of `table` a custom keyword's value names: one index, or an
+/// array of them (`None` if any names none).
+fn table_entries<T: Clone>(table: &[T], value: &Value) -> Option<Vec<T>> {
+    let entry = |index: &Value| table.get(usize::try_from(index.as_u64()?).ok()?).cloned();
+    match value {
+        Value::Array(indices) => indices.iter().map(entry).collect(),
+        single => entry(single).map(|entry| vec![entry]),
+    }
+}
+
 /// A schema the validator cannot be built from (not a valid JSON Schema, or
 /// a reference that does not resolve locally).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -346,18 +346,8 @@ pub(super) fn keyword(
     table: &[WholeRead],
     value: &Value,
 ) -> Result<WholeKeyword, jsonschema::ValidationError<'static>> {
-    let entries = value.as_array().and_then(|indices| {
-        indices
-            .iter()
-            .map(|index| {
-                index
-                    .as_u64()
-                    .and_then(|i| table.get(usize::try_from(i).ok()?))
-                    .cloned()
-            })
-            .collect::<Option<Vec<_>>>()
-    });
-    entries.map(WholeKeyword).ok_or_else(|| {
+    let entries = value.is_array().then(|| super::table_entries(table, value));
+    entries.flatten().map(WholeKeyword).ok_or_else(|| {
         jsonschema::ValidationError::schema(format!(
             "`{WHOLE}` names no flattened field this validator was given: {value}"
         ))
