@@ -24,13 +24,31 @@ pub trait Entries {
     fn first_repeat_in(value: &Value) -> Option<(usize, usize)>;
 }
 
-/// A map's key read alone, as the map reads it (a JSON object's key).
-fn read_key<K: DeserializeOwned + Ord>(key: &str) -> Option<K> {
+/// A map's key read alone, as the map `M` reads it (a JSON object's key).
+fn read_key<K, M>(key: &str) -> Option<K>
+where
+    M: DeserializeOwned + IntoIterator<Item = (K, IgnoredAny)>,
+{
     let alone = Value::Object(Map::from_iter([(key.to_owned(), Value::Null)]));
-    BTreeMap::<K, IgnoredAny>::deserialize(&alone)
+    M::deserialize(&alone)
         .ok()?
-        .into_keys()
+        .into_iter()
         .next()
+        .map(|(key, _)| key)
+}
+
+/// The first of `keys` (read in order; `None` where one cannot be read)
+/// that `insert` finds already seen, with the position it was seen at.
+fn first_seen_again<K>(
+    keys: impl Iterator<Item = Option<K>>,
+    mut insert: impl FnMut(K, usize) -> Option<usize>,
+) -> Option<(usize, usize)> {
+    for (at, key) in keys.enumerate() {
+        if let Some(earlier) = insert(key?, at) {
+            return Some((at, earlier));
+        }
+    }
+    None
 }
 
 impl<K: DeserializeOwned + Ord, V> Entries for BTreeMap<K, V> {
@@ -41,13 +59,11 @@ impl<K: DeserializeOwned + Ord, V> Entries for BTreeMap<K, V> {
     }
 
     fn first_repeat_in(value: &Value) -> Option<(usize, usize)> {
+        let keys = value.as_object()?.keys();
         let mut seen = BTreeMap::new();
-        for (at, key) in value.as_object()?.keys().enumerate() {
-            if let Some(earlier) = seen.insert(read_key::<K>(key)?, at) {
-                return Some((at, earlier));
-            }
-        }
-        None
+        first_seen_again(keys.map(|key| read_key::<K, Self::Keys>(key)), |key, at| {
+            seen.insert(key, at)
+        })
     }
 }
 
@@ -63,18 +79,11 @@ where
     }
 
     fn first_repeat_in(value: &Value) -> Option<(usize, usize)> {
+        let keys = value.as_object()?.keys();
         let mut seen = HashMap::with_hasher(S::default());
-        for (at, key) in value.as_object()?.keys().enumerate() {
-            let alone = Value::Object(Map::from_iter([(key.clone(), Value::Null)]));
-            let key = HashMap::<K, IgnoredAny, S>::deserialize(&alone)
-                .ok()?
-                .into_keys()
-                .next()?;
-            if let Some(earlier) = seen.insert(key, at) {
-                return Some((at, earlier));
-            }
-        }
-        None
+        first_seen_again(keys.map(|key| read_key::<K, Self::Keys>(key)), |key, at| {
+            seen.insert(key, at)
+        })
     }
 }
 
@@ -86,13 +95,11 @@ impl<T: DeserializeOwned + Ord> Entries for BTreeSet<T> {
     }
 
     fn first_repeat_in(value: &Value) -> Option<(usize, usize)> {
+        let items = value.as_array()?.iter();
         let mut seen = BTreeMap::new();
-        for (at, item) in value.as_array()?.iter().enumerate() {
-            if let Some(earlier) = seen.insert(T::deserialize(item).ok()?, at) {
-                return Some((at, earlier));
-            }
-        }
-        None
+        first_seen_again(items.map(|item| T::deserialize(item).ok()), |item, at| {
+            seen.insert(item, at)
+        })
     }
 }
 
@@ -108,13 +115,11 @@ where
     }
 
     fn first_repeat_in(value: &Value) -> Option<(usize, usize)> {
+        let items = value.as_array()?.iter();
         let mut seen = HashMap::with_hasher(S::default());
-        for (at, item) in value.as_array()?.iter().enumerate() {
-            if let Some(earlier) = seen.insert(T::deserialize(item).ok()?, at) {
-                return Some((at, earlier));
-            }
-        }
-        None
+        first_seen_again(items.map(|item| T::deserialize(item).ok()), |item, at| {
+            seen.insert(item, at)
+        })
     }
 }
 
