@@ -415,31 +415,23 @@ pub fn note_flattened_repeats(
 /// in `tag`) when its newtype's schema takes anything (`takes_anything`):
 /// serde reads every member beside the tag into it, where schemars writes
 /// the branch as the tag alone, which closing reads as a variant with no
-/// fields.
-/// The enum's union may sit inside another (a flattened `Option` of the
-/// enum is its union beside an empty branch): branches are looked for
-/// through nested unions.
+/// fields. The enum's union may sit inside another (a flattened `Option`
+/// of the enum is its union beside an empty branch).
 pub fn open_newtype_branch(schema: &mut Value, tag: &str, name: &str, takes_anything: bool) {
-    fn open_in(node: &mut Value, tag: &str, name: &str) {
-        let tagged = has_tag(node, tag, name);
-        let Value::Object(map) = node else {
-            return;
-        };
-        if tagged {
-            map.entry("additionalProperties")
-                .or_insert(Value::Bool(true));
-            return;
-        }
-        for keyword in ["anyOf", "oneOf", "allOf"] {
-            if let Some(Value::Array(branches)) = map.get_mut(keyword) {
-                for branch in branches {
-                    open_in(branch, tag, name);
-                }
-            }
-        }
+    if !takes_anything {
+        return;
     }
-    if takes_anything {
-        open_in(schema, tag, name);
+    let tagged = |branch: &Value| has_tag(branch, tag, name);
+    let branch = if union_mut(schema).is_none() {
+        tagged(schema).then_some(schema)
+    } else {
+        variants_union_mut(schema, &tagged)
+            .and_then(|branches| branches.iter_mut().find(|b| tagged(b)))
+    };
+    if let Some(Value::Object(branch)) = branch {
+        branch
+            .entry("additionalProperties")
+            .or_insert(Value::Bool(true));
     }
 }
 
@@ -457,7 +449,12 @@ pub fn annotate_variants(schema: &mut Value, notes: &[VariantNote]) {
     if union_mut(schema).is_none() {
         units_as_union(schema);
     }
-    let Some(branches) = variants_union_mut(schema, notes) else {
+    let is_variant = |branch: &Value| {
+        notes
+            .iter()
+            .any(|note| names_variant(branch, note.tag, note.name))
+    };
+    let Some(branches) = variants_union_mut(schema, &is_variant) else {
         return;
     };
     // Every copy is made from the branches as schemars wrote them, before
@@ -492,36 +489,32 @@ pub fn annotate_variants(schema: &mut Value, notes: &[VariantNote]) {
     }
 }
 
-/// The union holding the enum's variants: the schema's own, or, where
-/// that names none of them, one nested in its branches (a flattened
-/// `Option` of the enum puts the enum's union beside an empty branch).
+/// The union holding the enum's variants (a branch of it `is_variant`):
+/// the schema's own, or, where that has none, one nested in its branches
+/// (a flattened `Option` of the enum puts the enum's union beside an empty
+/// branch).
 fn variants_union_mut<'v>(
     schema: &'v mut Value,
-    notes: &[VariantNote],
+    is_variant: &dyn Fn(&Value) -> bool,
 ) -> Option<&'v mut Vec<Value>> {
-    fn find(node: &Value, notes: &[VariantNote], depth: usize) -> Option<Vec<usize>> {
+    fn find(node: &Value, is_variant: &dyn Fn(&Value) -> bool, depth: usize) -> Option<Vec<usize>> {
         let map = node.as_object()?;
         let branches = ["oneOf", "anyOf"]
             .iter()
             .find_map(|k| map.get(*k).and_then(Value::as_array))?;
-        let names = branches.iter().any(|branch| {
-            notes
-                .iter()
-                .any(|note| names_variant(branch, note.tag, note.name))
-        });
-        if names {
+        if branches.iter().any(is_variant) {
             return Some(Vec::new());
         }
         if depth >= 4 {
             return None;
         }
         branches.iter().enumerate().find_map(|(at, branch)| {
-            let mut path = find(branch, notes, depth + 1)?;
+            let mut path = find(branch, is_variant, depth + 1)?;
             path.insert(0, at);
             Some(path)
         })
     }
-    let path = find(schema, notes, 0)?;
+    let path = find(schema, is_variant, 0)?;
     let mut node = schema;
     for at in path {
         node = union_mut(node)?.get_mut(at)?;
