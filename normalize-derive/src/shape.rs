@@ -113,27 +113,33 @@ pub fn option_inner(ty: &Type) -> Option<&Type> {
 }
 
 /// The std map or set a field of type `ty` is (through `Option`, `Box`,
-/// `Rc`, `Arc`), when its keys (or elements) are of a type serde may read
-/// the same from two different JSON texts (`PathBuf`, `IpAddr`, an enum, a
-/// struct): any type but strings, integers, `bool` and `char`, which the
-/// schema already holds to one text each.
-pub fn merging_collection(ty: &Type) -> Option<&Type> {
+/// `Rc`, `Arc`), with its key (or element) type.
+fn std_collection(ty: &Type) -> Option<(&Type, &Type)> {
     match ty {
-        Type::Group(group) => merging_collection(&group.elem),
-        Type::Paren(paren) => merging_collection(&paren.elem),
+        Type::Group(group) => std_collection(&group.elem),
+        Type::Paren(paren) => std_collection(&paren.elem),
         Type::Path(path) if path.qself.is_none() => {
             let last = path.path.segments.last()?;
             let name = last.ident.to_string();
             match (name.as_str(), type_args(&last.arguments).as_slice()) {
-                (wrapper, [inner]) if TRANSPARENT.contains(&wrapper) => merging_collection(inner),
-                ("HashMap" | "BTreeMap" | "HashSet" | "BTreeSet", [key, ..]) => {
-                    (!read_exactly(key)).then_some(ty)
-                }
+                (wrapper, [inner]) if TRANSPARENT.contains(&wrapper) => std_collection(inner),
+                ("HashMap" | "BTreeMap" | "HashSet" | "BTreeSet", [key, ..]) => Some((ty, key)),
                 _ => None,
             }
         }
         _ => None,
     }
+}
+
+/// The std map or set a field of type `ty` is (through `Option`, `Box`,
+/// `Rc`, `Arc`), when its keys (or elements) are of a type serde may read
+/// the same from two different JSON texts (`PathBuf`, `IpAddr`, an enum, a
+/// struct): any type but strings, integers, `bool` and `char`, which the
+/// schema already holds to one text each.
+pub fn merging_collection(ty: &Type) -> Option<&Type> {
+    std_collection(ty)
+        .filter(|(_, key)| !read_exactly(key))
+        .map(|(collection, _)| collection)
 }
 
 /// Whether a field of type `ty` (through `Option`) is to be asked whether
@@ -143,18 +149,9 @@ pub fn merging_collection(ty: &Type) -> Option<&Type> {
 /// no map or set).
 pub fn may_merge_entries(ty: &Type) -> Option<&Type> {
     let ty = option_inner(ty).unwrap_or(ty);
-    let named = |ty: &Type| match ty {
-        Type::Path(path) => path.path.segments.last().is_some_and(|last| {
-            ["HashMap", "BTreeMap", "HashSet", "BTreeSet"].contains(&&*last.ident.to_string())
-        }),
-        _ => false,
-    };
-    if named(ty) {
-        return merging_collection(ty);
-    }
-    match Shape::of(ty) {
-        Shape::Other(_) => merging_collection(ty).or(Some(ty)),
-        _ => merging_collection(ty),
+    match std_collection(ty) {
+        Some(_) => merging_collection(ty),
+        None => matches!(Shape::of(ty), Shape::Other(_)).then_some(ty),
     }
 }
 
