@@ -444,8 +444,6 @@ impl Gen<'_> {
                         }
                     })
                     .collect();
-                // What this struct reads itself never reaches the flattened
-                // type, nor any type that type flattens.
                 // A flattened map whose keys may merge reads the members
                 // not claimed so far.
                 let repeats = crate::shape::may_merge_entries(ty)
@@ -460,23 +458,25 @@ impl Gen<'_> {
                             );
                         }
                     });
+                // What this struct reads itself never reaches the flattened
+                // type, nor any type that type flattens.
                 calls.push(quote_spanned! {at(ty)=>
                     let __others = [#(#others),*];
                     let __claimed = __annotator.claim(&[#(#own),*]);
                     #repeats
                     __annotator.keep(__others);
                 });
-                // Inside an enum, the type is annotated in its variant's
-                // object, never across the enum (`open` would open every
-                // variant).
-                let annotate_at = match (field.place == Place::Struct, self.place(&field.place)) {
-                    (false, Some(place)) => quote! {
-                        if let #krate::Some(__variant) = #krate::place_mut(__schema, #place) {
+                // The type is annotated in the object holding the field's
+                // place: inside an enum, its variant's, never across the
+                // enum (`open` would open every variant).
+                let annotate_at = match self.place(&field.place) {
+                    Some(place) => quote! {
+                        if let #krate::Some(__at) = #krate::place_mut(__schema, #place) {
                             (&#krate::Probe::<#inner>::new())
-                                .__toolargs_annotate_flattened(__variant, __annotator);
+                                .__toolargs_annotate_flattened(__at, __annotator);
                         }
                     },
-                    _ => quote! {
+                    None => quote! {
                         (&#krate::Probe::<#inner>::new())
                             .__toolargs_annotate_flattened(__schema, __annotator);
                     },
