@@ -81,8 +81,14 @@ struct Conj<T> {
 
 /// Builds a union, allocating only once two parts apply (a single part is
 /// marked as a union of one, without allocating for a plain node).
+///
+/// A part that constrains nothing makes the union constrain nothing, but in
+/// a plan with verbatim marks it is kept as a part (`keeps_any`): the other
+/// parts still say where a mark applies. An enum flattened as an `Option`
+/// is a union beside `{}`, and its variants' verbatim fields are marked.
 struct Disj<T> {
     any: bool,
+    keeps_any: bool,
     parts: Option<T>,
     built: bool,
 }
@@ -208,9 +214,10 @@ impl<T: Combine> Conj<T> {
 }
 
 impl<T: Combine> Disj<T> {
-    fn new() -> Self {
+    fn new(keeps_any: bool) -> Self {
         Disj {
             any: false,
+            keeps_any,
             parts: None,
             built: false,
         }
@@ -220,7 +227,7 @@ impl<T: Combine> Disj<T> {
         if self.any || part.is_never() {
             return;
         }
-        if part.is_any() {
+        if part.is_any() && !self.keeps_any {
             self.any = true;
             self.parts = None;
             return;
@@ -440,7 +447,7 @@ impl SchemaPlan {
                 conj.finish()
             }
             Loc::Branch(id) => {
-                let mut disj = Disj::new();
+                let mut disj = Disj::new(self.has_verbatim);
                 let node = Loc::Node(*id);
                 if self.applies(&node, value, walk) {
                     disj.or(self.bind_in(&node, value, walk));
@@ -455,7 +462,7 @@ impl SchemaPlan {
                 conj.finish()
             }
             Loc::AnyOf(parts) => {
-                let mut disj = Disj::new();
+                let mut disj = Disj::new(self.has_verbatim);
                 for part in parts {
                     if self.applies(part, value, walk) {
                         disj.or(self.bind_in(part, value, walk));
@@ -493,7 +500,7 @@ impl SchemaPlan {
             }
         }
         for group in &node.unions {
-            let mut disj = Disj::new();
+            let mut disj = Disj::new(self.has_verbatim);
             for sub in group {
                 let branch = Loc::from(*sub);
                 if self.applies(&branch, value, walk) {
@@ -701,7 +708,7 @@ impl SchemaPlan {
                 conj.finish()
             }
             Bound::AnyOf(parts) => {
-                let mut disj = Disj::new();
+                let mut disj = Disj::new(self.has_verbatim);
                 for part in parts {
                     disj.or(self.member(part, name));
                 }
@@ -777,7 +784,7 @@ impl SchemaPlan {
                 conj.finish()
             }
             Bound::AnyOf(parts) => {
-                let mut disj = Disj::new();
+                let mut disj = Disj::new(self.has_verbatim);
                 for part in parts {
                     disj.or(self.item(part, index));
                 }

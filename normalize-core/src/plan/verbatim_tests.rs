@@ -232,3 +232,53 @@ fn a_declared_literal_holding_a_reference_is_kept_exactly_as_sent() {
     let none = crate::plan::SchemaPlan::compile(&json!({"enum": ["AB"]})).unwrap();
     assert!(!none.has_verbatim);
 }
+
+/// A union beside a branch that constrains nothing (`{}`, as schemars
+/// writes an enum flattened as an `Option`) still carries its branches'
+/// marks, at the member and below it; the members the marked branch does
+/// not name are decoded, and nothing is JSON-decoded where `{}` applies.
+#[test]
+fn a_branch_that_takes_anything_keeps_the_other_branches_marks() {
+    let schema = json!({
+        "type": "object",
+        "anyOf": [
+            {
+                "oneOf": [{
+                    "type": "object",
+                    "properties": {
+                        "t": {"const": "Go"},
+                        "raw": {"type": "string", VERBATIM_KEYWORD: true},
+                        "meta": {
+                            "type": "object",
+                            "properties": {"note": {"type": "string", VERBATIM_KEYWORD: true}}
+                        },
+                        "tags": {"type": "array", "items": {"type": "string"}}
+                    }
+                }]
+            },
+            {}
+        ]
+    });
+    let (args, repairs) = normalize(
+        schema,
+        json!({
+            "t": "Go",
+            "raw": "a &amp; b",
+            "meta": {"note": "c &amp; d", "other": "e &amp; f"},
+            "tags": "[\"x\"]",
+            "free": "g &amp; h"
+        }),
+    );
+    assert_eq!(
+        args,
+        json!({
+            "t": "Go",
+            "raw": "a &amp; b",
+            "meta": {"note": "c &amp; d", "other": "e & f"},
+            "tags": "[\"x\"]",
+            "free": "g & h"
+        })
+    );
+    let pointers: Vec<&str> = repairs.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(pointers, ["/meta/other", "/free"]);
+}
