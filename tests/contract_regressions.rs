@@ -3659,3 +3659,184 @@ mod open_inside_a_variant {
         }));
     }
 }
+
+/// Found by the stop 21 review: a field's annotations (its aliases, its
+/// verbatim mark, the whole check of an `Option` it flattens) were looked
+/// up in the enum's top-level union only. An enum flattened as an `Option`
+/// puts its union beside an empty branch, so they were never applied there:
+/// an alias was refused, a verbatim field entity-decoded, and a member of a
+/// flattened `Option` dropped with its `None`.
+mod fields_of_a_variant_flattened_as_an_option {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Extra {
+        pub e: u32,
+        pub f: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t")]
+    pub enum Internal {
+        Go {
+            #[serde(alias = "pace")]
+            speed: u32,
+            #[tool_args(verbatim)]
+            raw: Option<String>,
+            #[serde(flatten)]
+            extra: Option<Extra>,
+        },
+        Stop {
+            why: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent {
+        Go {
+            #[serde(alias = "pace")]
+            speed: u32,
+            #[tool_args(verbatim)]
+            raw: Option<String>,
+            #[serde(flatten)]
+            extra: Option<Extra>,
+        },
+        Stop {
+            why: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum External {
+        Go {
+            #[serde(alias = "pace")]
+            speed: u32,
+            #[tool_args(verbatim)]
+            raw: Option<String>,
+            #[serde(flatten)]
+            extra: Option<Extra>,
+        },
+        Stop {
+            why: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithInternal {
+        pub x: u32,
+        #[serde(flatten)]
+        pub act: Option<Internal>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithAdjacent {
+        pub x: u32,
+        #[serde(flatten)]
+        pub act: Option<Adjacent>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithExternal {
+        pub x: u32,
+        #[serde(flatten)]
+        pub act: Option<External>,
+    }
+
+    /// `go` is the variant's members as each form writes them around.
+    fn each_form(go: Value, check: impl Fn(&str, Value)) {
+        let mut internal = json!({"x": 1, "t": "Go"});
+        internal
+            .as_object_mut()
+            .unwrap()
+            .extend(go.as_object().unwrap().clone());
+        check("internal", internal);
+        check("adjacent", json!({"x": 1, "t": "Go", "c": go.clone()}));
+        check("external", json!({"x": 1, "Go": go}));
+    }
+
+    fn by_form(form: &str, args: Value) -> Result<(), String> {
+        match form {
+            "internal" => as_serde_reads::<WithInternal>(args),
+            "adjacent" => as_serde_reads::<WithAdjacent>(args),
+            _ => as_serde_reads::<WithExternal>(args),
+        }
+    }
+
+    /// Accepted as serde reads it (an alias, or a `None` left out, does
+    /// not write back as sent: the readings are compared).
+    fn same<T>(args: Value)
+    where
+        T: ToolArgs + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+    {
+        let read: T = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(accepted::<T>(args), read);
+    }
+
+    fn same_by_form(form: &str, args: Value) {
+        match form {
+            "internal" => same::<WithInternal>(args),
+            "adjacent" => same::<WithAdjacent>(args),
+            _ => same::<WithExternal>(args),
+        }
+    }
+
+    #[test]
+    fn an_alias_is_read_as_serde_reads_it() {
+        each_form(json!({"pace": 3}), same_by_form);
+    }
+
+    #[test]
+    fn a_member_of_a_flattened_option_is_never_dropped() {
+        each_form(json!({"speed": 3, "e": 1}), |form, args| {
+            // serde reads `extra` as `None` and drops `e`: refused where
+            // `Extra`'s own form fails, at the missing `f`.
+            by_form(form, args.clone()).unwrap();
+            let pointer = match form {
+                "internal" => "/f",
+                "adjacent" => "/c/f",
+                _ => "/Go/f",
+            };
+            match form {
+                "internal" => rejected_only_at::<WithInternal>(args, pointer),
+                "adjacent" => rejected_only_at::<WithAdjacent>(args, pointer),
+                _ => rejected_only_at::<WithExternal>(args, pointer),
+            }
+        });
+        each_form(json!({"speed": 3, "e": 1, "f": 2}), same_by_form);
+    }
+
+    #[test]
+    fn a_verbatim_field_keeps_its_references() {
+        let args = json!({"x": 1, "t": "Go", "speed": 3, "raw": "a &amp; b"});
+        let read = accepted::<WithInternal>(args);
+        assert_eq!(
+            read.act,
+            Some(Internal::Go {
+                speed: 3,
+                raw: Some("a &amp; b".into()),
+                extra: None
+            })
+        );
+        let args = json!({"x": 1, "t": "Go", "c": {"speed": 3, "raw": "a &amp; b"}});
+        let read = accepted::<WithAdjacent>(args);
+        assert_eq!(
+            read.act,
+            Some(Adjacent::Go {
+                speed: 3,
+                raw: Some("a &amp; b".into()),
+                extra: None
+            })
+        );
+        let args = json!({"x": 1, "Go": {"speed": 3, "raw": "a &amp; b"}});
+        let read = accepted::<WithExternal>(args);
+        assert_eq!(
+            read.act,
+            Some(External::Go {
+                speed: 3,
+                raw: Some("a &amp; b".into()),
+                extra: None
+            })
+        );
+    }
+}

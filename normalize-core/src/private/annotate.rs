@@ -661,12 +661,16 @@ fn union_mut(schema: &mut Value) -> Option<&mut Vec<Value>> {
 }
 
 /// The branch of an enum's schema that `matches`, or the schema itself
-/// when it is not a union (an enum of one variant).
+/// when it is not a union (an enum of one variant). The branch is looked
+/// for where the variants are ([`variants_union_mut`]): an enum flattened
+/// as an `Option` nests its union beside an empty branch.
 fn variant_branch(schema: &mut Value, matches: impl Fn(&Value) -> bool) -> Option<&mut Value> {
     if union_mut(schema).is_none() {
         return matches(schema).then_some(schema);
     }
-    union_mut(schema)?.iter_mut().find(|b| matches(b))
+    variants_union_mut(schema, &matches)?
+        .iter_mut()
+        .find(|b| matches(b))
 }
 
 fn has_tag(branch: &Value, tag: &str, name: &str) -> bool {
