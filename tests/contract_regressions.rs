@@ -3806,6 +3806,65 @@ mod fields_of_a_variant_flattened_as_an_option {
         each_form(json!({"speed": 3, "e": 1, "f": 2}), same_by_form);
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "k")]
+    pub enum Other {
+        P { p: u32 },
+        Q { q: u32 },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum Aliased {
+        #[serde(alias = "run")]
+        Go(bool),
+        Stop(u32),
+    }
+
+    /// Two flattened enums: each union is a part of the object's `allOf`.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct TwoEnums {
+        pub x: u32,
+        #[serde(flatten)]
+        pub other: Other,
+        #[serde(flatten)]
+        pub act: Internal,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct TwoOptions {
+        pub x: u32,
+        #[serde(flatten)]
+        pub other: Option<Other>,
+        #[serde(flatten)]
+        pub act: Option<Aliased>,
+    }
+
+    /// Found by the generated types (`tests/generated_contract.rs`): the
+    /// variants of an enum flattened beside another one were looked for in
+    /// the object's own union only, so their aliases, field aliases and
+    /// verbatim marks were missing.
+    #[test]
+    fn beside_another_flattened_enum() {
+        same::<TwoEnums>(json!({"x": 1, "k": "P", "p": 2, "t": "Go", "pace": 3}));
+        same::<TwoOptions>(json!({"x": 1, "k": "Q", "q": 2, "run": true}));
+        same::<TwoOptions>(json!({"x": 1, "run": false}));
+        let read = accepted::<TwoEnums>(
+            json!({"x": 1, "k": "P", "p": 2, "t": "Go", "speed": 3, "raw": "a &amp; b"}),
+        );
+        assert_eq!(
+            read.act,
+            Internal::Go {
+                speed: 3,
+                raw: Some("a &amp; b".into()),
+                extra: None
+            }
+        );
+        rejected_only_at::<TwoEnums>(
+            json!({"x": 1, "k": "P", "p": 2, "t": "Go", "speed": 3, "e": 1}),
+            "/f",
+        );
+    }
+
     #[test]
     fn a_verbatim_field_keeps_its_references() {
         let args = json!({"x": 1, "t": "Go", "speed": 3, "raw": "a &amp; b"});

@@ -492,32 +492,40 @@ pub fn annotate_variants(schema: &mut Value, notes: &[VariantNote]) {
 /// The union holding the enum's variants (a branch of it `is_variant`):
 /// the schema's own, or, where that has none, one nested in its branches
 /// (a flattened `Option` of the enum puts the enum's union beside an empty
-/// branch).
+/// branch) or in its `allOf` (an object flattening two enums holds each
+/// union in a part of its own).
 fn variants_union_mut<'v>(
     schema: &'v mut Value,
     is_variant: &dyn Fn(&Value) -> bool,
 ) -> Option<&'v mut Vec<Value>> {
-    fn find(node: &Value, is_variant: &dyn Fn(&Value) -> bool, depth: usize) -> Option<Vec<usize>> {
+    fn find(
+        node: &Value,
+        is_variant: &dyn Fn(&Value) -> bool,
+        depth: usize,
+    ) -> Option<Vec<(&'static str, usize)>> {
         let map = node.as_object()?;
         let branches = ["oneOf", "anyOf"]
             .iter()
-            .find_map(|k| map.get(*k).and_then(Value::as_array))?;
-        if branches.iter().any(is_variant) {
+            .find_map(|k| map.get(*k).and_then(Value::as_array));
+        if branches.is_some_and(|branches| branches.iter().any(is_variant)) {
             return Some(Vec::new());
         }
         if depth >= 4 {
             return None;
         }
-        branches.iter().enumerate().find_map(|(at, branch)| {
-            let mut path = find(branch, is_variant, depth + 1)?;
-            path.insert(0, at);
-            Some(path)
+        ["oneOf", "anyOf", "allOf"].into_iter().find_map(|keyword| {
+            let parts = map.get(keyword)?.as_array()?;
+            parts.iter().enumerate().find_map(|(at, part)| {
+                let mut path = find(part, is_variant, depth + 1)?;
+                path.insert(0, (keyword, at));
+                Some(path)
+            })
         })
     }
     let path = find(schema, is_variant, 0)?;
     let mut node = schema;
-    for at in path {
-        node = union_mut(node)?.get_mut(at)?;
+    for (keyword, at) in path {
+        node = node.get_mut(keyword)?.get_mut(at)?;
     }
     union_mut(node)
 }
@@ -663,10 +671,11 @@ fn union_mut(schema: &mut Value) -> Option<&mut Vec<Value>> {
 /// The branch of an enum's schema that `matches`, or the schema itself
 /// when it is not a union (an enum of one variant). The branch is looked
 /// for where the variants are ([`variants_union_mut`]): an enum flattened
-/// as an `Option` nests its union beside an empty branch.
+/// as an `Option` nests its union beside an empty branch, and an object
+/// flattening two enums holds each union in a part of its `allOf`.
 fn variant_branch(schema: &mut Value, matches: impl Fn(&Value) -> bool) -> Option<&mut Value> {
-    if union_mut(schema).is_none() {
-        return matches(schema).then_some(schema);
+    if union_mut(schema).is_none() && matches(schema) {
+        return Some(schema);
     }
     variants_union_mut(schema, &matches)?
         .iter_mut()
