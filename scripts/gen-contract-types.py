@@ -1,0 +1,620 @@
+#!/usr/bin/env python3
+"""Writes `tests/generated_contract.rs`: random Rust types and random calls.
+
+The contract is checked against types nobody chose: this script draws type
+definitions (structs and enums in all four serde representations, renames,
+aliases, defaults, flattened structs, enums, `Option`s and maps, generics,
+same-named types in two modules, nested types that derive only `JsonSchema`)
+and, for each root type, calls: values written as serde writes them (under
+their aliases now and then), then damaged (a member dropped, an unknown
+member, a leaf of another type, an integer written `2.0`, a field sent under
+two of its names). The test (`tests/generated_contract.rs`) asks serde for
+the verdict: what serde reads, and writes back with every member sent, must
+be accepted as exactly that reading; everything else must be rejected.
+
+The script models serde only to draw plausible calls; serde decides. Shapes
+the README lists as out of reach are not drawn (`EXCLUDED` below says which).
+
+    python3 scripts/gen-contract-types.py --seed 7 > tests/generated_contract.rs
+    rustfmt --edition 2024 tests/generated_contract.rs
+
+Run with another seed (and `--types`, `--calls`) to explore; CI runs the file
+as committed.
+"""
+
+import argparse
+import json
+import random
+import sys
+
+# Shapes the README lists as out of reach (still lossy, or refused although
+# serde reads them losslessly), never drawn:
+EXCLUDED = """\
+- flattened `Option`s inside a type that derives only `JsonSchema`, or in a
+  type reached only as a type argument;
+- a flattened `Option` inside a variant of an untagged enum;
+- two flattened externally tagged enums in one object;
+- a variant of a flattened enum that takes any member (a map, or a struct
+  variant flattening one): the object stays open and the map's value schema
+  applies to the struct's own fields; a flattened newtype around an `Option`;
+- map keys other than strings; `#[tool_args(open)]` (a chosen loss);
+- aliases in types that derive only `JsonSchema` (undeclared there);
+- field names shared by two types flattened into one object (every field
+  name is drawn once).
+"""
+
+LEAVES = ["u32", "i64", "bool", "String", "f64"]
+ALIAS = "__a"
+
+
+class Namer:
+    def __init__(self):
+        self.n = 0
+
+    def field(self):
+        self.n += 1
+        return "f%d" % self.n
+
+    def key(self):
+        self.n += 1
+        return "k%d" % self.n
+
+
+def camel(name):
+    head, *rest = name.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def kebab(name):
+    return name.replace("_", "-")
+
+
+class Field:
+    def __init__(self, rust, ty):
+        self.rust = rust
+        self.wire = rust
+        self.ty = ty
+        self.aliases = []
+        self.rename = None
+        self.default = False
+        self.flatten = False
+
+
+class Variant:
+    def __init__(self, rust, kind, ty=None, fields=None):
+        self.rust = rust
+        self.wire = rust
+        self.kind = kind  # unit | newtype | struct
+        self.ty = ty
+        self.fields = fields or []
+        self.aliases = []
+        self.rename = None
+
+
+class Def:
+    """A named type: a struct or an enum."""
+
+    def __init__(self, kind, name, module):
+        self.kind = kind  # struct | enum
+        self.name = name
+        self.module = module
+        self.toolargs = True
+        self.fields = []
+        self.rename_all = None
+        self.deny = False
+        self.repr = None
+        self.tag = None
+        self.content = None
+        self.variants = []
+        self.generic = False  # struct G<T> { ..., the field of type T }
+
+    def path(self):
+        return "crate::%s::%s" % (self.module, self.name) if self.module else "crate::" + self.name
+
+
+# Types are tuples: ("leaf", name) | ("opt", t) | ("vec", t) | ("map", t)
+# | ("box", t) | ("named", Def) | ("inst", Def, t) (a generic with its argument).
+
+
+def rust_type(t):
+    kind = t[0]
+    if kind == "leaf":
+        return t[1]
+    if kind == "opt":
+        return "Option<%s>" % rust_type(t[1])
+    if kind == "vec":
+        return "Vec<%s>" % rust_type(t[1])
+    if kind == "map":
+        return "BTreeMap<String, %s>" % rust_type(t[1])
+    if kind == "box":
+        return "Box<%s>" % rust_type(t[1])
+    if kind == "named":
+        return t[1].path()
+    if kind == "inst":
+        return "%s<%s>" % (t[1].path(), rust_type(t[2]))
+    raise ValueError(t)
+
+
+def has_flat_option(d, seen=None):
+    """Whether the definition flattens an `Option` anywhere it is read as
+    part of its object (its own fields, its variants', what it flattens)."""
+    seen = seen or set()
+    if id(d) in seen:
+        return False
+    seen.add(id(d))
+    fields = list(d.fields)
+    for v in d.variants:
+        fields += v.fields
+    for f in fields:
+        if f.flatten and f.ty[0] == "opt":
+            return True
+        if f.flatten and f.ty[0] == "named" and has_flat_option(f.ty[1], seen):
+            return True
+    return False
+
+
+class Generator:
+    def __init__(self, rng):
+        self.rng = rng
+        self.names = Namer()
+        self.defs = []
+        self.type_names = {}
+
+    def type_name(self, base, module=None):
+        key = (module, base)
+        n = self.type_names.get(key, 0) + 1
+        self.type_names[key] = n
+        return base if n == 1 else "%s%d" % (base, n)
+
+    # ---- drawing types ----
+
+    def leaf(self):
+        return ("leaf", self.rng.choice(LEAVES))
+
+    def value_type(self, depth, toolargs_context):
+        """A field's type (not flattened)."""
+        r = self.rng.random()
+        if depth >= 3 or r < 0.35:
+            return self.leaf()
+        if r < 0.45:
+            return ("opt", self.value_type(depth + 1, toolargs_context))
+        if r < 0.55:
+            return ("vec", self.value_type(depth + 1, toolargs_context))
+        if r < 0.62:
+            return ("map", self.value_type(depth + 1, toolargs_context))
+        if r < 0.66:
+            return ("box", ("named", self.named(depth + 1, toolargs_context)))
+        if r < 0.72 and toolargs_context:
+            return ("inst", self.generic_def(depth), self.value_type(depth + 1, False))
+        return ("named", self.named(depth + 1, toolargs_context))
+
+    def generic_def(self, depth):
+        for d in self.defs:
+            if d.generic and self.rng.random() < 0.5:
+                return d
+        d = Def("struct", self.type_name("Page"), None)
+        d.generic = True
+        d.toolargs = self.rng.random() < 0.7
+        d.fields = [Field(self.names.field(), ("param",)), Field(self.names.field(), ("leaf", "u32"))]
+        if d.toolargs and self.rng.random() < 0.5:
+            self.decorate(d.fields[1], d.toolargs)
+        self.rename_fields(d.fields, None)
+        self.defs.append(d)
+        return d
+
+    def named(self, depth, toolargs_context, kind=None, object_only=False, no_map=False):
+        kind = kind or self.rng.choice(["struct", "struct", "enum"])
+        module = self.rng.choice([None, None, "m1", "m2"])
+        base = self.rng.choice(["Item", "Spec", "Filter", "Target", "Part"])
+        d = Def(kind, self.type_name(base, module), module)
+        # A nested type derives only `JsonSchema` now and then.
+        d.toolargs = toolargs_context and self.rng.random() < 0.75
+        self.defs.append(d)
+        if kind == "struct":
+            self.fill_struct(d, depth, no_map)
+        else:
+            self.fill_enum(d, depth, object_only, no_map or object_only)
+        return d
+
+    def fill_struct(self, d, depth, no_map=False):
+        count = self.rng.randint(1, 4)
+        d.fields = [self.field(depth, d.toolargs) for _ in range(count)]
+        if depth < 3 and self.rng.random() < 0.45:
+            for _ in range(self.rng.randint(1, 2)):
+                f = self.flattened(depth, d.toolargs, d.fields, no_map)
+                if f:
+                    d.fields.append(f)
+        if self.rng.random() < 0.25:
+            d.rename_all = self.rng.choice(["camelCase", "kebab-case"])
+        if not any(f.flatten for f in d.fields) and self.rng.random() < 0.2:
+            d.deny = True
+        self.rename_fields(d.fields, d.rename_all)
+
+    def rename_fields(self, fields, rename_all):
+        for f in fields:
+            if f.rename:
+                f.wire = f.rename
+            elif rename_all == "camelCase":
+                f.wire = camel(f.rust)
+            elif rename_all == "kebab-case":
+                f.wire = kebab(f.rust)
+            f.aliases = ["%s%s%d" % (f.wire, ALIAS, i + 1) for i in range(len(f.aliases))]
+
+    def field(self, depth, toolargs):
+        f = Field(self.names.field() + self.rng.choice(["", "_x"]), self.value_type(depth, toolargs))
+        self.decorate(f, toolargs)
+        return f
+
+    def decorate(self, f, toolargs):
+        if self.rng.random() < 0.15:
+            f.rename = f.rust + "R"
+        if toolargs and self.rng.random() < 0.25:
+            f.aliases = [None] * self.rng.randint(1, 2)
+        if f.ty[0] == "leaf" and self.rng.random() < 0.2:
+            f.default = True
+
+    def flattened(self, depth, toolargs, siblings, no_map=False):
+        r = self.rng.random()
+        optional = r < 0.45 and toolargs
+        if r < 0.15 and not no_map and not any(s.flatten and s.ty[0] == "map" for s in siblings):
+            f = Field(self.names.field(), ("map", self.leaf()))
+            f.flatten = True
+            return f
+        kind = self.rng.choice(["struct", "struct", "enum"])
+        if kind == "enum" and any(
+            s.flatten and s.ty[0] in ("named", "opt") and self.def_of(s.ty).kind == "enum"
+            and self.def_of(s.ty).repr == "external"
+            for s in siblings
+        ):
+            kind = "struct"
+        inner = self.named(depth + 1, toolargs, kind=kind, object_only=True, no_map=no_map)
+        if not toolargs and has_flat_option(inner):
+            return None
+        if optional and inner.kind == "enum" and inner.repr == "untagged" and any(
+            f.flatten and f.ty[0] == "opt" for v in inner.variants for f in v.fields
+        ):
+            optional = False
+        f = Field(self.names.field(), ("opt", ("named", inner)) if optional else ("named", inner))
+        f.flatten = True
+        return f
+
+    @staticmethod
+    def def_of(t):
+        while t[0] in ("opt", "box"):
+            t = t[1]
+        return t[1] if t[0] in ("named", "inst") else None
+
+    def fill_enum(self, d, depth, object_only, no_map=False):
+        d.repr = self.rng.choice(["external", "internal", "adjacent", "untagged"])
+        if d.repr == "internal":
+            d.tag = "t%s" % self.names.key()
+        if d.repr == "adjacent":
+            d.tag = "t%s" % self.names.key()
+            d.content = "c%s" % self.names.key()
+        count = self.rng.randint(1, 3)
+        for i in range(count):
+            name = "V%s" % self.names.key().upper()
+            kinds = ["unit", "newtype", "struct", "struct"]
+            if object_only and d.repr == "untagged":
+                kinds = ["struct"]
+            kind = self.rng.choice(kinds)
+            if kind == "unit":
+                v = Variant(name, "unit")
+            elif kind == "newtype":
+                if d.repr == "internal" or (no_map and self.rng.random() < 0.5):
+                    ty = ("named", self.named(depth + 1, d.toolargs, kind="struct", no_map=no_map))
+                elif no_map:
+                    ty = self.leaf()
+                else:
+                    ty = self.value_type(depth + 1, d.toolargs)
+                v = Variant(name, "newtype", ty=ty)
+            else:
+                fields = [self.field(depth + 1, d.toolargs) for _ in range(self.rng.randint(1, 3))]
+                if depth < 3 and self.rng.random() < 0.3:
+                    f = self.flattened(depth + 1, d.toolargs, fields, no_map)
+                    if f and not (d.repr == "untagged" and f.ty[0] == "opt"):
+                        fields.append(f)
+                self.rename_fields(fields, None)
+                v = Variant(name, "struct", fields=fields)
+            if d.repr != "untagged" and d.toolargs and self.rng.random() < 0.2:
+                v.aliases = ["%s%s1" % (name, ALIAS)]
+            if self.rng.random() < 0.15:
+                v.wire = name.lower()
+            v.aliases = ["%s%s1" % (v.wire, ALIAS)] if v.aliases else []
+            d.variants.append(v)
+
+    # ---- roots ----
+
+    def root(self, i):
+        d = Def("struct", "Root%d" % i, None)
+        d.toolargs = True
+        self.defs.append(d)
+        self.fill_struct(d, 0)
+        return d
+
+    # ---- writing Rust ----
+
+    def write_def(self, d, out):
+        derives = "Debug, PartialEq, Serialize, Deserialize, JsonSchema"
+        if d.toolargs:
+            derives += ", ToolArgs"
+        out.append("#[derive(%s)]" % derives)
+        attrs = []
+        if d.rename_all:
+            attrs.append('rename_all = "%s"' % d.rename_all)
+        if d.deny:
+            attrs.append("deny_unknown_fields")
+        if d.repr == "internal":
+            attrs.append('tag = "%s"' % d.tag)
+        if d.repr == "adjacent":
+            attrs.append('tag = "%s", content = "%s"' % (d.tag, d.content))
+        if d.repr == "untagged":
+            attrs.append("untagged")
+        if attrs:
+            out.append("#[serde(%s)]" % ", ".join(attrs))
+        generic = "<T>" if d.generic else ""
+        if d.kind == "struct":
+            out.append("pub struct %s%s {" % (d.name, generic))
+            for f in d.fields:
+                self.write_field(f, out, "    ")
+            out.append("}")
+        else:
+            out.append("pub enum %s {" % d.name)
+            for v in d.variants:
+                vattrs = []
+                if v.wire != v.rust:
+                    vattrs.append('rename = "%s"' % v.wire)
+                vattrs += ['alias = "%s"' % a for a in v.aliases]
+                if vattrs:
+                    out.append("    #[serde(%s)]" % ", ".join(vattrs))
+                if v.kind == "unit":
+                    out.append("    %s," % v.rust)
+                elif v.kind == "newtype":
+                    out.append("    %s(%s)," % (v.rust, rust_type(v.ty)))
+                else:
+                    out.append("    %s {" % v.rust)
+                    for f in v.fields:
+                        self.write_field(f, out, "        ", public=False)
+                    out.append("    },")
+            out.append("}")
+
+    def write_field(self, f, out, indent, public=True):
+        attrs = []
+        if f.rename:
+            attrs.append('rename = "%s"' % f.wire)
+        attrs += ['alias = "%s"' % a for a in f.aliases]
+        if f.default:
+            attrs.append("default")
+        if f.flatten:
+            attrs.append("flatten")
+        if attrs:
+            out.append("%s#[serde(%s)]" % (indent, ", ".join(attrs)))
+        ty = "T" if f.ty[0] == "param" else rust_type(f.ty)
+        out.append("%s%s%s: %s," % (indent, "pub " if public else "", f.rust, ty))
+
+    # ---- drawing calls (serde's JSON form) ----
+
+    def string(self):
+        return self.rng.choice(["a", "bc", "x y", "Zed", "", "long text 42"])
+
+    def value(self, t, depth=0, alias=0.0):
+        kind = t[0]
+        if kind == "leaf":
+            name = t[1]
+            if name == "u32":
+                return self.rng.randint(0, 900)
+            if name == "i64":
+                return self.rng.randint(-900, 900)
+            if name == "bool":
+                return self.rng.random() < 0.5
+            if name == "f64":
+                return self.rng.choice([0.5, -2.25, 3.0, 10.75])
+            return self.string()
+        if kind == "opt":
+            return None if self.rng.random() < 0.3 else self.value(t[1], depth, alias)
+        if kind == "vec":
+            return [self.value(t[1], depth + 1, alias) for _ in range(self.rng.randint(0, 2))]
+        if kind == "map":
+            return {self.names.key(): self.value(t[1], depth + 1, alias) for _ in range(self.rng.randint(0, 2))}
+        if kind == "box":
+            return self.value(t[1], depth, alias)
+        if kind == "named":
+            return self.def_value(t[1], None, depth, alias)
+        if kind == "inst":
+            return self.def_value(t[1], t[2], depth, alias)
+        raise ValueError(t)
+
+    def name_of(self, wire, aliases, alias):
+        if aliases and self.rng.random() < alias:
+            return self.rng.choice(aliases)
+        return wire
+
+    def fields_value(self, fields, arg, depth, alias):
+        out = {}
+        for f in fields:
+            ty = arg if f.ty[0] == "param" else f.ty
+            if f.flatten:
+                if ty[0] == "opt":
+                    if self.rng.random() < 0.3:
+                        continue
+                    ty = ty[1]
+                if ty[0] == "map":
+                    for _ in range(self.rng.randint(0, 2)):
+                        out[self.names.key()] = self.value(ty[1], depth + 1, alias)
+                    continue
+                part = self.value(ty, depth + 1, alias)
+                if isinstance(part, str):
+                    # An externally tagged unit variant, flattened.
+                    part = {part: None}
+                if isinstance(part, dict):
+                    out.update(part)
+                continue
+            if f.default and self.rng.random() < 0.3:
+                continue
+            out[self.name_of(f.wire, f.aliases, alias)] = self.value(ty, depth + 1, alias)
+        return out
+
+    def def_value(self, d, arg, depth, alias):
+        if d.kind == "struct":
+            return self.fields_value(d.fields, arg, depth, alias)
+        v = self.rng.choice(d.variants)
+        name = self.name_of(v.wire, v.aliases, alias)
+        if v.kind == "unit":
+            content = None
+        elif v.kind == "newtype":
+            content = self.value(v.ty, depth + 1, alias)
+        else:
+            content = self.fields_value(v.fields, None, depth + 1, alias)
+        if d.repr == "external":
+            return name if v.kind == "unit" else {name: content}
+        if d.repr == "internal":
+            out = {d.tag: name}
+            if isinstance(content, dict):
+                out.update(content)
+            return out
+        if d.repr == "adjacent":
+            out = {d.tag: name}
+            if v.kind != "unit":
+                out[d.content] = content
+            return out
+        return content
+
+    # ---- damage ----
+
+    def objects(self, value, out):
+        if isinstance(value, dict):
+            out.append(value)
+            for v in value.values():
+                self.objects(v, out)
+        elif isinstance(value, list):
+            for v in value:
+                self.objects(v, out)
+        return out
+
+    def leaves(self, value, out, holder=None, key=None):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                self.leaves(v, out, value, k)
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                self.leaves(v, out, value, i)
+        elif holder is not None:
+            out.append((holder, key))
+        return out
+
+    def damage(self, value, how):
+        objects = self.objects(value, [])
+        if how == "drop":
+            candidates = [o for o in objects if o]
+            if not candidates:
+                return False
+            o = self.rng.choice(candidates)
+            del o[self.rng.choice(list(o))]
+            return True
+        if how == "unknown":
+            if not objects:
+                return False
+            self.rng.choice(objects)["zz_%s" % self.names.key()] = 1
+            return True
+        if how == "twice":
+            candidates = [(o, k) for o in objects for k in o if k.endswith(ALIAS + "1")]
+            if not candidates:
+                return False
+            o, k = self.rng.choice(candidates)
+            o[k[: -len(ALIAS + "1")]] = o[k]
+            return True
+        leaves = self.leaves(value, [])
+        if not leaves:
+            return False
+        holder, key = self.rng.choice(leaves)
+        old = holder[key]
+        if how == "float":
+            if isinstance(old, bool) or not isinstance(old, int):
+                return False
+            holder[key] = float(old)
+            return True
+        choices = ["7", 7, -3, 2.5, True, None, [], {}]
+        holder[key] = self.rng.choice([c for c in choices if c != old or type(c) is not type(old)])
+        return True
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--types", type=int, default=48)
+    parser.add_argument("--calls", type=int, default=24)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    gen = Generator(rng)
+    roots = [gen.root(i) for i in range(args.types)]
+    calls = []
+    for root in roots:
+        seen = set()
+        for n in range(args.calls * 4):
+            if len([c for c in calls if c[0] == root.name]) >= args.calls:
+                break
+            alias = rng.choice([0.0, 0.0, 0.5])
+            value = gen.def_value(root, None, 0, alias)
+            how = rng.choice(["none", "none", "drop", "unknown", "type", "float", "twice"])
+            if how != "none" and not gen.damage(value, how):
+                continue
+            text = json.dumps(value, separators=(",", ":"))
+            if text in seen:
+                continue
+            seen.add(text)
+            calls.append((root.name, how, text))
+
+    out = []
+    out.append("//! Generated by `scripts/gen-contract-types.py --seed %d --types %d --calls %d`:"
+               % (args.seed, args.types, args.calls))
+    out.append("//! do not edit. Random types and calls, serde the judge (see the script).")
+    out.append("#![allow(dead_code, non_camel_case_types, clippy::all)]")
+    out.append("")
+    out.append("#[path = \"support/generated_check.rs\"]")
+    out.append("mod generated_check;")
+    out.append("")
+    out.append("use schemars::JsonSchema;")
+    out.append("use serde::{Deserialize, Serialize};")
+    out.append("use std::collections::BTreeMap;")
+    out.append("use toolargs::ToolArgs;")
+    out.append("")
+    by_module = {}
+    for d in gen.defs:
+        by_module.setdefault(d.module, []).append(d)
+    for module in [None, "m1", "m2"]:
+        defs = by_module.get(module, [])
+        if module:
+            out.append("mod %s {" % module)
+            out.append("    use super::*;")
+        lines = []
+        for d in defs:
+            gen.write_def(d, lines)
+            lines.append("")
+        indent = "    " if module else ""
+        out.extend((indent + line) if line else "" for line in lines)
+        if module:
+            out.append("}")
+            out.append("")
+    out.append("/// (root type, damage, call)")
+    out.append("const CALLS: &[(&str, &str, &str)] = &[")
+    for name, how, text in calls:
+        out.append("    (%s, %s, %s)," % (json.dumps(name), json.dumps(how), json.dumps(text)))
+    out.append("];")
+    out.append("")
+    out.append("fn check(root: &str, call: &str) -> Result<generated_check::Verdict, String> {")
+    out.append("    match root {")
+    for root in roots:
+        out.append("        %s => generated_check::check::<%s>(call)," % (json.dumps(root.name), root.name))
+    out.append('        other => Err(format!("no type {other}")),')
+    out.append("    }")
+    out.append("}")
+    out.append("")
+    out.append("#[test]")
+    out.append("fn generated_types_read_as_serde_reads_them() {")
+    out.append("    generated_check::run(CALLS, check);")
+    out.append("}")
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+//! The judge of `tests/generated_contract.rs`: serde's own reading of each
+//! call. What serde reads, and writes back with every member that was sent
+//! (under the field's name where an alias was sent; members serde adds, such
+//! as defaults, lose nothing), must be accepted as exactly that reading.
+//! Everything else, what serde refuses and what it reads only by dropping
+//! or merging something, must be rejected.
+
+#[path = "same_json.rs"]
+mod same_json;
+
+use same_json::keeps_all;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use toolargs::ToolArgs;
+
+/// The suffix the generator gives an alias (`f3__a1` for `f3`).
+const ALIAS: &str = "__a";
+
+/// What `from_model` did with a call, when serde agreed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    Accepted,
+    Rejected,
+}
+
+/// `call` as serde would write it back under the names it reads: aliases
+/// (keys, and tag values) named by the name they stand for. `None` where one
+/// object holds a name twice (under an alias and its name): serde keeps one
+/// of them at most.
+fn canonical(value: &Value) -> Option<Value> {
+    fn name(text: &str) -> String {
+        match text.rfind(ALIAS) {
+            Some(at) if text[at + ALIAS.len()..].bytes().all(|b| b.is_ascii_digit()) => {
+                text[..at].to_owned()
+            }
+            _ => text.to_owned(),
+        }
+    }
+    Some(match value {
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (k, v) in map {
+                if out.insert(name(k), canonical(v)?).is_some() {
+                    return None;
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(canonical).collect::<Option<_>>()?),
+        Value::String(text) => Value::String(name(text)),
+        other => other.clone(),
+    })
+}
+
+/// Checks one call against serde's reading; the verdict, or what differed.
+pub fn check<T>(call: &str) -> Result<Verdict, String>
+where
+    T: ToolArgs + Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    let sent: Value = serde_json::from_str(call).map_err(|e| format!("not JSON: {e}"))?;
+    let serde = serde_json::from_value::<T>(sent.clone());
+    let lossless = match &serde {
+        Ok(read) => {
+            let written = serde_json::to_value(read).map_err(|e| format!("serde writes: {e}"))?;
+            canonical(&sent).is_some_and(|sent| keeps_all(&sent, &written, false))
+        }
+        Err(_) => false,
+    };
+    match (T::from_model(call), serde) {
+        (Ok(parsed), Ok(read)) if lossless && parsed.value == read => Ok(Verdict::Accepted),
+        (Err(_), Err(_)) => Ok(Verdict::Rejected),
+        (Err(_), Ok(_)) if !lossless => Ok(Verdict::Rejected),
+        (Ok(parsed), Ok(read)) if lossless => Err(format!(
+            "accepted as {:?}, serde reads {read:?}",
+            parsed.value
+        )),
+        (Ok(parsed), Ok(read)) => Err(format!(
+            "accepted as {:?}, but serde's reading {read:?} loses what was sent",
+            parsed.value
+        )),
+        (Ok(parsed), Err(e)) => Err(format!(
+            "accepted as {:?}, serde refuses it: {e}",
+            parsed.value
+        )),
+        (Err(e), Ok(read)) => Err(format!("rejected ({e}), serde reads it whole as {read:?}")),
+    }
+}
+
+/// Runs every call; fails listing the disagreements (the first 20), and
+/// when either verdict never came (the calls would then test nothing).
+pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict, String>) {
+    let mut counts: BTreeMap<(&str, Verdict), usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for &(root, damage, call) in calls {
+        match check(root, call) {
+            Ok(verdict) => *counts.entry((damage, verdict)).or_default() += 1,
+            Err(why) => failures.push(format!("{root} ({damage}) {call}\n    {why}")),
+        }
+    }
+    for ((damage, verdict), n) in &counts {
+        eprintln!("{damage:>8} {verdict:?}: {n}");
+    }
+    let shown: Vec<&String> = failures.iter().take(20).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} calls disagree with serde:\n{}",
+        failures.len(),
+        calls.len(),
+        shown
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    for verdict in [Verdict::Accepted, Verdict::Rejected] {
+        let n: usize = counts
+            .iter()
+            .filter(|((_, v), _)| *v == verdict)
+            .map(|(_, n)| n)
+            .sum();
+        assert!(
+            n * 10 >= calls.len(),
+            "only {n} of {} calls {verdict:?}",
+            calls.len()
+        );
+    }
+}
