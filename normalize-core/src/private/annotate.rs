@@ -421,14 +421,8 @@ pub fn open_newtype_branch(schema: &mut Value, tag: &str, name: &str, takes_anyt
     if !takes_anything {
         return;
     }
-    let tagged = |branch: &Value| has_tag(branch, tag, name);
-    let branch = if union_mut(schema).is_none() {
-        tagged(schema).then_some(schema)
-    } else {
-        variants_union_mut(schema, &tagged)
-            .and_then(|branches| branches.iter_mut().find(|b| tagged(b)))
-    };
-    if let Some(Value::Object(branch)) = branch {
+    if let Some(Value::Object(branch)) = variant_branch(schema, |branch| has_tag(branch, tag, name))
+    {
         branch
             .entry("additionalProperties")
             .or_insert(Value::Bool(true));
@@ -503,16 +497,13 @@ fn variants_union_mut<'v>(
         is_variant: &dyn Fn(&Value) -> bool,
         depth: usize,
     ) -> Option<Vec<(&'static str, usize)>> {
-        let map = node.as_object()?;
-        let branches = ["oneOf", "anyOf"]
-            .iter()
-            .find_map(|k| map.get(*k).and_then(Value::as_array));
-        if branches.is_some_and(|branches| branches.iter().any(is_variant)) {
+        if union(node).is_some_and(|branches| branches.iter().any(is_variant)) {
             return Some(Vec::new());
         }
         if depth >= 4 {
             return None;
         }
+        let map = node.as_object()?;
         ["oneOf", "anyOf", "allOf"].into_iter().find_map(|keyword| {
             let parts = map.get(keyword)?.as_array()?;
             parts.iter().enumerate().find_map(|(at, part)| {
@@ -660,6 +651,14 @@ pub fn place_mut(schema: &mut Value, place: Place) -> Option<&mut Value> {
     }
 }
 
+/// The branches of the schema's own union (`oneOf`, else `anyOf`).
+fn union(schema: &Value) -> Option<&Vec<Value>> {
+    ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|k| schema.get(*k).and_then(Value::as_array))
+}
+
+/// [`union`], to change.
 fn union_mut(schema: &mut Value) -> Option<&mut Vec<Value>> {
     let map = schema.as_object_mut()?;
     let keyword = ["oneOf", "anyOf"]
