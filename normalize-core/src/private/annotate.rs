@@ -400,15 +400,20 @@ pub fn note_flattened_repeats(
         read,
         skip: Some(skip),
     });
-    let indices = match object.remove(DISTINCT) {
-        Some(Value::Array(mut indices)) => {
-            indices.push(Value::from(index));
-            indices
+    push_index(object, DISTINCT, index);
+}
+
+/// Adds a table index to the list a custom keyword (`x-toolargs-whole`,
+/// `x-toolargs-distinct`) holds on an object; a single index there becomes
+/// the list's first.
+pub(super) fn push_index(object: &mut Map<String, Value>, keyword: &str, index: usize) {
+    match object.get_mut(keyword) {
+        Some(Value::Array(indices)) => indices.push(Value::from(index)),
+        Some(other) => *other = Value::Array(vec![other.take(), Value::from(index)]),
+        None => {
+            object.insert(keyword.to_owned(), Value::Array(vec![Value::from(index)]));
         }
-        Some(other) => vec![other, Value::from(index)],
-        None => vec![Value::from(index)],
-    };
-    object.insert(DISTINCT.to_owned(), Value::Array(indices));
+    }
 }
 
 /// Leaves open the branch of the internally tagged variant `name` (its tag

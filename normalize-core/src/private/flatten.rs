@@ -36,7 +36,7 @@
 //! reference beside the object's members, which applies `Inner` as it
 //! stands; it is merged as schemars merges a type it flattens inline.
 
-use super::annotate::{ALIAS_OF, Annotator, EVERYTHING, Place, Sibling, locate};
+use super::annotate::{ALIAS_OF, Annotator, EVERYTHING, Place, Sibling, locate, push_index};
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
 use crate::validate::whole::{Members, Reader, WHOLE, WholeRead};
@@ -358,13 +358,7 @@ fn read_whole_at(
         return;
     };
     let index = annotator.add_whole(read);
-    match object
-        .entry(WHOLE)
-        .or_insert_with(|| Value::Array(Vec::new()))
-    {
-        Value::Array(indices) => indices.push(Value::from(index)),
-        other => *other = Value::Array(vec![Value::from(index)]),
-    }
+    push_index(object, WHOLE, index);
 }
 
 /// The members the flattened type `F` reads (see [`members_of`]).
