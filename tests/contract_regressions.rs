@@ -3675,73 +3675,46 @@ mod fields_of_a_variant_flattened_as_an_option {
         pub f: u32,
     }
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
-    #[serde(tag = "t")]
-    pub enum Internal {
-        Go {
-            #[serde(alias = "pace")]
-            speed: u32,
-            #[tool_args(verbatim)]
-            raw: Option<String>,
-            #[serde(flatten)]
-            extra: Option<Extra>,
-        },
-        Stop {
-            why: u32,
-        },
+    /// The same enum in one representation (`$repr`), and a struct that
+    /// flattens it as an `Option`.
+    macro_rules! go_or_stop {
+        ($(#[$repr:meta])* $name:ident, $with:ident) => {
+            #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+            $(#[$repr])*
+            pub enum $name {
+                Go {
+                    #[serde(alias = "pace")]
+                    speed: u32,
+                    #[tool_args(verbatim)]
+                    raw: Option<String>,
+                    #[serde(flatten)]
+                    extra: Option<Extra>,
+                },
+                Stop {
+                    why: u32,
+                },
+            }
+
+            #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+            pub struct $with {
+                pub x: u32,
+                #[serde(flatten)]
+                pub act: Option<$name>,
+            }
+        };
     }
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
-    #[serde(tag = "t", content = "c")]
-    pub enum Adjacent {
-        Go {
-            #[serde(alias = "pace")]
-            speed: u32,
-            #[tool_args(verbatim)]
-            raw: Option<String>,
-            #[serde(flatten)]
-            extra: Option<Extra>,
-        },
-        Stop {
-            why: u32,
-        },
-    }
-
-    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
-    pub enum External {
-        Go {
-            #[serde(alias = "pace")]
-            speed: u32,
-            #[tool_args(verbatim)]
-            raw: Option<String>,
-            #[serde(flatten)]
-            extra: Option<Extra>,
-        },
-        Stop {
-            why: u32,
-        },
-    }
-
-    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
-    pub struct WithInternal {
-        pub x: u32,
-        #[serde(flatten)]
-        pub act: Option<Internal>,
-    }
-
-    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
-    pub struct WithAdjacent {
-        pub x: u32,
-        #[serde(flatten)]
-        pub act: Option<Adjacent>,
-    }
-
-    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
-    pub struct WithExternal {
-        pub x: u32,
-        #[serde(flatten)]
-        pub act: Option<External>,
-    }
+    go_or_stop!(
+        #[serde(tag = "t")]
+        Internal,
+        WithInternal
+    );
+    go_or_stop!(
+        #[serde(tag = "t", content = "c")]
+        Adjacent,
+        WithAdjacent
+    );
+    go_or_stop!(External, WithExternal);
 
     /// `go` is the variant's members as each form writes them around.
     fn each_form(go: Value, check: impl Fn(&str, Value)) {
@@ -3755,12 +3728,15 @@ mod fields_of_a_variant_flattened_as_an_option {
         check("external", json!({"x": 1, "Go": go}));
     }
 
-    fn by_form(form: &str, args: Value) -> Result<(), String> {
-        match form {
-            "internal" => as_serde_reads::<WithInternal>(args),
-            "adjacent" => as_serde_reads::<WithAdjacent>(args),
-            _ => as_serde_reads::<WithExternal>(args),
-        }
+    /// `$check::<T>($args...)` with `T` the struct of the form `$form`.
+    macro_rules! on_form {
+        ($form:expr, $check:ident($($arg:expr),*)) => {
+            match $form {
+                "internal" => $check::<WithInternal>($($arg),*),
+                "adjacent" => $check::<WithAdjacent>($($arg),*),
+                _ => $check::<WithExternal>($($arg),*),
+            }
+        };
     }
 
     /// Accepted as serde reads it (an alias, or a `None` left out, does
@@ -3773,17 +3749,9 @@ mod fields_of_a_variant_flattened_as_an_option {
         assert_eq!(accepted::<T>(args), read);
     }
 
-    fn same_by_form(form: &str, args: Value) {
-        match form {
-            "internal" => same::<WithInternal>(args),
-            "adjacent" => same::<WithAdjacent>(args),
-            _ => same::<WithExternal>(args),
-        }
-    }
-
     #[test]
     fn an_alias_is_read_as_serde_reads_it() {
-        each_form(json!({"pace": 3}), same_by_form);
+        each_form(json!({"pace": 3}), |form, args| on_form!(form, same(args)));
     }
 
     #[test]
@@ -3791,19 +3759,17 @@ mod fields_of_a_variant_flattened_as_an_option {
         each_form(json!({"speed": 3, "e": 1}), |form, args| {
             // serde reads `extra` as `None` and drops `e`: refused where
             // `Extra`'s own form fails, at the missing `f`.
-            by_form(form, args.clone()).unwrap();
+            on_form!(form, as_serde_reads(args.clone())).unwrap();
             let pointer = match form {
                 "internal" => "/f",
                 "adjacent" => "/c/f",
                 _ => "/Go/f",
             };
-            match form {
-                "internal" => rejected_only_at::<WithInternal>(args, pointer),
-                "adjacent" => rejected_only_at::<WithAdjacent>(args, pointer),
-                _ => rejected_only_at::<WithExternal>(args, pointer),
-            }
+            on_form!(form, rejected_only_at(args, pointer));
         });
-        each_form(json!({"speed": 3, "e": 1, "f": 2}), same_by_form);
+        each_form(json!({"speed": 3, "e": 1, "f": 2}), |form, args| {
+            on_form!(form, same(args))
+        });
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
