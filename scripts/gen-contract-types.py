@@ -88,7 +88,6 @@ class Variant:
         self.ty = ty
         self.fields = fields or []
         self.aliases = []
-        self.rename = None
 
 
 class Def:
@@ -185,10 +184,10 @@ class Generator:
         if r < 0.66:
             return ("box", ("named", self.named(depth + 1, toolargs_context)))
         if r < 0.72 and toolargs_context:
-            return ("inst", self.generic_def(depth), self.value_type(depth + 1, False))
+            return ("inst", self.generic_def(), self.value_type(depth + 1, False))
         return ("named", self.named(depth + 1, toolargs_context))
 
-    def generic_def(self, depth):
+    def generic_def(self):
         for d in self.defs:
             if d.generic and self.rng.random() < 0.5:
                 return d
@@ -292,7 +291,7 @@ class Generator:
             d.tag = "t%s" % self.names.key()
             d.content = "c%s" % self.names.key()
         count = self.rng.randint(1, 3)
-        for i in range(count):
+        for _ in range(count):
             name = "V%s" % self.names.key().upper()
             kinds = ["unit", "newtype", "struct", "struct"]
             if object_only and d.repr == "untagged":
@@ -397,7 +396,7 @@ class Generator:
     def string(self):
         return self.rng.choice(["a", "bc", "x y", "Zed", "", "long text 42"])
 
-    def value(self, t, depth=0, alias=0.0):
+    def value(self, t, alias=0.0):
         kind = t[0]
         if kind == "leaf":
             name = t[1]
@@ -411,17 +410,17 @@ class Generator:
                 return self.rng.choice([0.5, -2.25, 3.0, 10.75])
             return self.string()
         if kind == "opt":
-            return None if self.rng.random() < 0.3 else self.value(t[1], depth, alias)
+            return None if self.rng.random() < 0.3 else self.value(t[1], alias)
         if kind == "vec":
-            return [self.value(t[1], depth + 1, alias) for _ in range(self.rng.randint(0, 2))]
+            return [self.value(t[1], alias) for _ in range(self.rng.randint(0, 2))]
         if kind == "map":
-            return {self.names.key(): self.value(t[1], depth + 1, alias) for _ in range(self.rng.randint(0, 2))}
+            return {self.names.key(): self.value(t[1], alias) for _ in range(self.rng.randint(0, 2))}
         if kind == "box":
-            return self.value(t[1], depth, alias)
+            return self.value(t[1], alias)
         if kind == "named":
-            return self.def_value(t[1], None, depth, alias)
+            return self.def_value(t[1], None, alias)
         if kind == "inst":
-            return self.def_value(t[1], t[2], depth, alias)
+            return self.def_value(t[1], t[2], alias)
         raise ValueError(t)
 
     def name_of(self, wire, aliases, alias):
@@ -429,7 +428,7 @@ class Generator:
             return self.rng.choice(aliases)
         return wire
 
-    def fields_value(self, fields, arg, depth, alias):
+    def fields_value(self, fields, arg, alias):
         out = {}
         for f in fields:
             ty = arg if f.ty[0] == "param" else f.ty
@@ -440,9 +439,9 @@ class Generator:
                     ty = ty[1]
                 if ty[0] == "map":
                     for _ in range(self.rng.randint(0, 2)):
-                        out[self.names.key()] = self.value(ty[1], depth + 1, alias)
+                        out[self.names.key()] = self.value(ty[1], alias)
                     continue
-                part = self.value(ty, depth + 1, alias)
+                part = self.value(ty, alias)
                 if isinstance(part, str):
                     # An externally tagged unit variant, flattened.
                     part = {part: None}
@@ -451,20 +450,20 @@ class Generator:
                 continue
             if f.default and self.rng.random() < 0.3:
                 continue
-            out[self.name_of(f.wire, f.aliases, alias)] = self.value(ty, depth + 1, alias)
+            out[self.name_of(f.wire, f.aliases, alias)] = self.value(ty, alias)
         return out
 
-    def def_value(self, d, arg, depth, alias):
+    def def_value(self, d, arg, alias):
         if d.kind == "struct":
-            return self.fields_value(d.fields, arg, depth, alias)
+            return self.fields_value(d.fields, arg, alias)
         v = self.rng.choice(d.variants)
         name = self.name_of(v.wire, v.aliases, alias)
         if v.kind == "unit":
             content = None
         elif v.kind == "newtype":
-            content = self.value(v.ty, depth + 1, alias)
+            content = self.value(v.ty, alias)
         else:
-            content = self.fields_value(v.fields, None, depth + 1, alias)
+            content = self.fields_value(v.fields, None, alias)
         if d.repr == "external":
             return name if v.kind == "unit" else {name: content}
         if d.repr == "internal":
@@ -554,7 +553,7 @@ def main():
             if len([c for c in calls if c[0] == root.name]) >= args.calls:
                 break
             alias = rng.choice([0.0, 0.0, 0.5])
-            value = gen.def_value(root, None, 0, alias)
+            value = gen.def_value(root, None, alias)
             how = rng.choice(["none", "none", "drop", "unknown", "type", "float", "twice"])
             if how != "none" and not gen.damage(value, how):
                 continue
