@@ -43,6 +43,17 @@ fn accepted<T: ToolArgs + std::fmt::Debug>(args: Value) -> T {
     }
 }
 
+/// Accepted as serde reads it (an alias, or a `None` left out, does not
+/// write back as sent: the readings are compared).
+#[track_caller]
+fn same<T>(args: Value)
+where
+    T: ToolArgs + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    let read: T = serde_json::from_value(args.clone()).unwrap();
+    assert_eq!(accepted::<T>(args), read);
+}
+
 /// The contract on one input: where serde's reading writes back the JSON
 /// that was sent (numbers by value), `from_model` returns that reading;
 /// where it does not (serde would hand the tool less, or another variant),
@@ -3739,16 +3750,6 @@ mod fields_of_a_variant_flattened_as_an_option {
         };
     }
 
-    /// Accepted as serde reads it (an alias, or a `None` left out, does
-    /// not write back as sent: the readings are compared).
-    fn same<T>(args: Value)
-    where
-        T: ToolArgs + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
-    {
-        let read: T = serde_json::from_value(args.clone()).unwrap();
-        assert_eq!(accepted::<T>(args), read);
-    }
-
     #[test]
     fn an_alias_is_read_as_serde_reads_it() {
         each_form(json!({"pace": 3}), |form, args| on_form!(form, same(args)));
@@ -3863,5 +3864,76 @@ mod fields_of_a_variant_flattened_as_an_option {
                 extra: None
             })
         );
+    }
+}
+
+/// Found by the generated types (seed 5): schemars writes a closed struct
+/// (`deny_unknown_fields`) into the branch of an internally tagged newtype
+/// variant around it, not as a reference to its definition, so the
+/// struct's annotations, made on its definition, never reached the branch.
+mod a_closed_struct_in_an_internally_tagged_newtype {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Extra {
+        pub e: u32,
+        pub f: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(deny_unknown_fields)]
+    pub struct Closed {
+        #[serde(alias = "pace")]
+        pub speed: u32,
+        #[tool_args(verbatim)]
+        pub raw: Option<String>,
+        #[serde(flatten)]
+        pub extra: Option<Extra>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t")]
+    pub enum Act {
+        Go(Closed),
+        Stop,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Call {
+        pub act: Act,
+        #[serde(flatten)]
+        pub also: Option<Act>,
+    }
+
+    #[test]
+    fn an_alias_is_read_as_serde_reads_it() {
+        same::<Act>(json!({"t": "Go", "pace": 3}));
+        same::<Call>(json!({"act": {"t": "Go", "pace": 3}, "t": "Go", "pace": 4}));
+    }
+
+    #[test]
+    fn a_verbatim_field_keeps_its_references() {
+        let read = accepted::<Act>(json!({"t": "Go", "speed": 3, "raw": "a &amp; b"}));
+        assert_eq!(
+            read,
+            Act::Go(Closed {
+                speed: 3,
+                raw: Some("a &amp; b".into()),
+                extra: None
+            })
+        );
+    }
+
+    #[test]
+    fn a_member_of_a_flattened_option_is_never_dropped() {
+        // serde reads `extra` as `None` and drops `e`.
+        as_serde_reads::<Act>(json!({"t": "Go", "speed": 3, "e": 1})).unwrap();
+        rejected_only_at::<Act>(json!({"t": "Go", "speed": 3, "e": 1}), "/f");
+        rejected_only_at::<Call>(
+            json!({"act": {"t": "Stop"}, "t": "Go", "speed": 3, "e": 1}),
+            "/f",
+        );
+        same::<Act>(json!({"t": "Go", "speed": 3, "e": 1, "f": 2}));
+        rejected_only_at::<Act>(json!({"t": "Go", "speed": 3, "zz": 1}), "/zz");
     }
 }

@@ -530,6 +530,10 @@ impl Gen<'_> {
         // An internally tagged newtype around a type whose schema takes
         // anything (`serde_json::Value`): schemars writes its branch as the
         // tag alone, which closing would read as a variant with no fields.
+        //
+        // A newtype around a type schemars writes into the branch (a closed
+        // struct): the type's annotations are applied to that copy, the tag
+        // claimed (serde takes it before the type sees the members).
         for newtype in &ir.internal_newtypes {
             let (tag, name, ty) = (&newtype.tag, &newtype.name, newtype.ty);
             calls.push(quote_spanned! {at(ty)=>
@@ -539,6 +543,12 @@ impl Gen<'_> {
                     #name,
                     (&#krate::Probe::<#ty>::new()).__toolargs_takes_anything(),
                 );
+                if let #krate::Some(__branch) = #krate::inlined_newtype_branch(__schema, #tag, #name) {
+                    let __claimed = __annotator.claim(&[#tag]);
+                    (&#krate::Probe::<#ty>::new())
+                        .__toolargs_annotate_flattened(__branch, __annotator);
+                    __annotator.release(__claimed);
+                }
             });
         }
         if siblings {

@@ -434,6 +434,24 @@ pub fn open_newtype_branch(schema: &mut Value, tag: &str, name: &str, takes_anyt
     }
 }
 
+/// The branch of the newtype variant `name` of an internally tagged enum
+/// (tag member `tag`) when schemars wrote the inner type into it, rather
+/// than as a reference to its definition: it does so for a type whose
+/// schema is closed (`deny_unknown_fields`) or holds closed parts, so the
+/// tag beside its members is not refused. serde reads the members beside
+/// the tag as that type, so the type's own annotations (aliases, verbatim
+/// marks, flattened `Option`s read whole) belong in this copy, which its
+/// definition's annotation never reaches. `None` where the branch refers
+/// to the definition (annotated there) or is not found.
+pub fn inlined_newtype_branch<'v>(
+    schema: &'v mut Value,
+    tag: &str,
+    name: &str,
+) -> Option<&'v mut Value> {
+    let branch = variant_branch(schema, |branch| has_tag(branch, tag, name))?;
+    (!branch.as_object()?.contains_key("$ref")).then_some(branch)
+}
+
 /// Declares each variant alias as a branch of the enum's union of its own:
 /// a copy of the variant's branch under the alias (the unit variant's
 /// string, the externally tagged key, or the tag's value), marked
