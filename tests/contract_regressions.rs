@@ -3937,3 +3937,89 @@ mod a_closed_struct_in_an_internally_tagged_newtype {
         rejected_only_at::<Act>(json!({"t": "Go", "speed": 3, "zz": 1}), "/zz");
     }
 }
+
+/// Found by the generated types (seed 8): an untagged enum flattened
+/// beside another enum was annotated in the other enum's union (schemars
+/// writes the untagged one as `anyOf` beside the tagged one's `oneOf`, or
+/// each in a part of `allOf`), so its field aliases were refused and its
+/// verbatim fields decoded.
+mod an_untagged_enum_beside_another_flattened_enum {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum Shape {
+        Circle {
+            #[serde(alias = "rad")]
+            radius: u32,
+        },
+        Square {
+            side: u32,
+            #[tool_args(verbatim)]
+            label: Option<String>,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "k")]
+    pub enum Other {
+        P { p: u32 },
+        Q { q: u32 },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Two {
+        pub x: u32,
+        #[serde(flatten)]
+        pub shape: Shape,
+        #[serde(flatten)]
+        pub other: Other,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Inner {
+        pub y: u32,
+        #[serde(flatten)]
+        pub other: Other,
+    }
+
+    /// The unions end up in `allOf`: one from the enum, one from the
+    /// struct that flattens the other.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Nested {
+        #[serde(flatten)]
+        pub shape: Shape,
+        #[serde(flatten)]
+        pub inner: Inner,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Options {
+        #[serde(flatten)]
+        pub other: Option<Other>,
+        #[serde(flatten)]
+        pub shape: Option<Shape>,
+    }
+
+    #[test]
+    fn a_field_alias_is_read_as_serde_reads_it() {
+        same::<Two>(json!({"x": 1, "rad": 3, "k": "P", "p": 1}));
+        same::<Nested>(json!({"rad": 3, "y": 2, "k": "Q", "q": 1}));
+        same::<Options>(json!({"rad": 3, "k": "Q", "q": 1}));
+        same::<Options>(json!({"rad": 3}));
+    }
+
+    #[test]
+    fn a_verbatim_field_keeps_its_references() {
+        let square = Shape::Square {
+            side: 3,
+            label: Some("a &amp; b".into()),
+        };
+        let args = json!({"x": 1, "side": 3, "label": "a &amp; b", "k": "P", "p": 1});
+        assert_eq!(accepted::<Two>(args).shape, square);
+        let args = json!({"side": 3, "label": "a &amp; b", "y": 2, "k": "P", "p": 1});
+        assert_eq!(accepted::<Nested>(args).shape, square);
+        let args = json!({"side": 3, "label": "a &amp; b", "k": "P", "p": 1});
+        assert_eq!(accepted::<Options>(args).shape, Some(square));
+    }
+}

@@ -109,8 +109,11 @@ pub enum Place {
         content: String,
         name: String,
     },
-    /// A field of the n-th deserialized variant of an untagged enum.
-    Untagged(usize),
+    /// A field of the n-th deserialized variant of an untagged enum, whose
+    /// own (not flattened) fields have the wire names `fields`: the union
+    /// an object flattening the enum holds beside others is the one whose
+    /// `index`-th branch has them.
+    Untagged { index: usize, fields: Vec<String> },
     /// A field of a tuple or newtype variant (no object of its own).
     Unnamed,
 }
@@ -345,7 +348,15 @@ fn variant_place(tag: &serde_attr::TagType, variant: &ast::Variant<'_>, index: u
             content: content.clone(),
             name,
         },
-        serde_attr::TagType::None => Place::Untagged(index),
+        serde_attr::TagType::None => Place::Untagged {
+            index,
+            fields: variant
+                .fields
+                .iter()
+                .filter(|f| !f.attrs.flatten() && !f.attrs.skip_deserializing())
+                .map(|f| f.attrs.name().deserialize_name().to_owned())
+                .collect(),
+        },
     }
 }
 

@@ -580,9 +580,9 @@ impl Gen<'_> {
             Place::Adjacent { tag, content, name } => quote! {
                 #krate::Place::Adjacent { tag: #tag, content: #content, name: #name }
             },
-            Place::Untagged(index) => {
+            Place::Untagged { index, fields } => {
                 let index = Literal::usize_unsuffixed(*index);
-                quote!(#krate::Place::Untagged(#index))
+                quote!(#krate::Place::Untagged { index: #index, fields: &[#(#fields),*] })
             }
             Place::Unnamed => return None,
         })

@@ -54,7 +54,14 @@ pub enum Place {
         name: &'static str,
     },
     /// A field of the `index`-th (deserialized) variant of an untagged enum.
-    Untagged(usize),
+    Untagged {
+        /// The variant's position among those serde reads.
+        index: usize,
+        /// The wire names of the variant's own (not flattened) fields:
+        /// what tells its union from another enum's in an object that
+        /// flattens both.
+        fields: &'static [&'static str],
+    },
 }
 
 /// One field's annotations.
@@ -515,33 +522,49 @@ fn variants_union_mut<'v>(
     schema: &'v mut Value,
     is_variant: &dyn Fn(&Value) -> bool,
 ) -> Option<&'v mut Vec<Value>> {
+    union_where_mut(schema, &|_, branches| branches.iter().any(is_variant))
+}
+
+/// The first union (`oneOf` or `anyOf`, by its keyword and branches) that
+/// `is_it`, in the schema or in the parts of its unions and `allOf`: an
+/// object flattening two enums holds one union under each keyword, or
+/// each in a part of its `allOf`.
+fn union_where_mut<'v>(
+    schema: &'v mut Value,
+    is_it: &dyn Fn(&str, &[Value]) -> bool,
+) -> Option<&'v mut Vec<Value>> {
+    const UNIONS: [&str; 2] = ["oneOf", "anyOf"];
     fn find(
         node: &Value,
-        is_variant: &dyn Fn(&Value) -> bool,
+        is_it: &dyn Fn(&str, &[Value]) -> bool,
         depth: usize,
-    ) -> Option<Vec<(&'static str, usize)>> {
-        if union(node).is_some_and(|branches| branches.iter().any(is_variant)) {
-            return Some(Vec::new());
+    ) -> Option<(Vec<(&'static str, usize)>, &'static str)> {
+        let map = node.as_object()?;
+        if let Some(keyword) = UNIONS.into_iter().find(|keyword| {
+            map.get(*keyword)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| is_it(keyword, branches))
+        }) {
+            return Some((Vec::new(), keyword));
         }
         if depth >= 4 {
             return None;
         }
-        let map = node.as_object()?;
         ["oneOf", "anyOf", "allOf"].into_iter().find_map(|keyword| {
             let parts = map.get(keyword)?.as_array()?;
             parts.iter().enumerate().find_map(|(at, part)| {
-                let mut path = find(part, is_variant, depth + 1)?;
+                let (mut path, union) = find(part, is_it, depth + 1)?;
                 path.insert(0, (keyword, at));
-                Some(path)
+                Some((path, union))
             })
         })
     }
-    let path = find(schema, is_variant, 0)?;
+    let (path, keyword) = find(schema, is_it, 0)?;
     let mut node = schema;
-    for (keyword, at) in path {
-        node = node.get_mut(keyword)?.get_mut(at)?;
+    for (part_of, at) in path {
+        node = node.get_mut(part_of)?.get_mut(at)?;
     }
-    union_mut(node)
+    node.get_mut(keyword)?.as_array_mut()
 }
 
 /// Removes the name `name` from the later variant that has it: its branch,
@@ -665,11 +688,26 @@ pub fn place_mut(schema: &mut Value, place: Place) -> Option<&mut Value> {
                 .get_mut("properties")?
                 .get_mut(content)
         }
-        Place::Untagged(index) => {
-            if union_mut(schema).is_none() {
-                return (index == 0).then_some(schema);
+        Place::Untagged { index, fields } => {
+            // schemars writes an untagged enum as `anyOf`; beside another
+            // flattened enum, its union is the one whose branch holds the
+            // variant's fields.
+            let holds_variant = |keyword: &str, branches: &[Value]| {
+                keyword == "anyOf"
+                    && branches.get(index).is_some_and(|branch| {
+                        fields.iter().all(|field| {
+                            branch
+                                .get("properties")
+                                .and_then(|p| p.get(field))
+                                .is_some()
+                        })
+                    })
+            };
+            if union_where_mut(schema, &holds_variant).is_none() {
+                // An enum of one variant: its object, no union.
+                return (index == 0 && union(schema).is_none()).then_some(schema);
             }
-            union_mut(schema)?.get_mut(index)
+            union_where_mut(schema, &holds_variant)?.get_mut(index)
         }
     }
 }
