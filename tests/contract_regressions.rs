@@ -4023,3 +4023,76 @@ mod an_untagged_enum_beside_another_flattened_enum {
         assert_eq!(accepted::<Options>(args).shape, Some(square));
     }
 }
+
+/// Found by the generated types (seed 24): the whole check of an enum
+/// flattened as an `Option` named the members as schemars wrote them, not
+/// the aliases serde also reads them under. A variant sent under its alias
+/// with a field under two names (serde fails the enum and drops it) was
+/// accepted as `None`, silently.
+mod aliases_of_an_enum_flattened_as_an_option {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum External {
+        Stop,
+        #[serde(alias = "Run")]
+        Go {
+            #[serde(alias = "pace")]
+            speed: u32,
+            why: i64,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t")]
+    pub enum Internal {
+        #[serde(alias = "Run")]
+        Go {
+            #[serde(alias = "pace")]
+            speed: u32,
+            why: i64,
+        },
+        Stop,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithExternal {
+        pub x: u32,
+        #[serde(flatten)]
+        pub act: Option<External>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithInternal {
+        pub x: u32,
+        #[serde(flatten)]
+        pub act: Option<Internal>,
+    }
+
+    #[test]
+    fn a_variant_under_its_alias_is_never_dropped() {
+        let twice = json!({"x": 1, "Run": {"pace": 3, "why": 1, "speed": 3}});
+        as_serde_reads::<WithExternal>(twice.clone()).unwrap();
+        rejected_only_at::<WithExternal>(twice, "/Run");
+        let twice = json!({"x": 1, "Go": {"pace": 3, "why": 1, "speed": 3}});
+        rejected_only_at::<WithExternal>(twice, "/Go");
+        same::<WithExternal>(json!({"x": 1, "Run": {"pace": 3, "why": 1}}));
+    }
+
+    #[test]
+    fn a_field_under_its_alias_is_never_dropped() {
+        let twice = json!({"x": 1, "t": "Run", "pace": 3, "why": 1, "speed": 3});
+        as_serde_reads::<WithInternal>(twice.clone()).unwrap();
+        assert!(matches!(
+            WithInternal::from_model(twice),
+            Err(ArgsError::Invalid(_))
+        ));
+        let alone = json!({"x": 1, "pace": 3});
+        as_serde_reads::<WithInternal>(alone.clone()).unwrap();
+        assert!(matches!(
+            WithInternal::from_model(alone),
+            Err(ArgsError::Invalid(_))
+        ));
+        same::<WithInternal>(json!({"x": 1, "t": "Run", "pace": 3, "why": 1}));
+    }
+}
