@@ -481,6 +481,14 @@ impl Gen<'_> {
                             .__toolargs_annotate_flattened(__schema, __annotator);
                     },
                 };
+                if let Some(place) = self.place(&field.place) {
+                    // Before any annotation changes what schemars wrote.
+                    calls.push(quote_spanned! {at(ty)=>
+                        (&#krate::Probe::<#ty>::new())
+                            .__toolargs_flattened()
+                            .relax(__schema, __annotator, #place);
+                    });
+                }
                 calls.push(quote_spanned! {at(ty)=> #annotate_at });
                 if let Some(place) = self.place(&field.place) {
                     // serde drops what does not make a whole `T` of an

@@ -92,7 +92,8 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
     };
     let composed = ["anyOf", "oneOf", "$ref", "not", "if"]
         .iter()
-        .any(|k| map.contains_key(*k));
+        .any(|k| map.contains_key(*k))
+        || has_union_part(map);
     if composed || takes_any_member(map) {
         // An enum (closing handles it: a member of a variant that fails is
         // unevaluated), or a struct flattening a map or an enum: only `T`
@@ -268,6 +269,95 @@ fn inline_newtype(
         *object = map;
     }
     Some(definition)
+}
+
+/// A flattened `Option<T>` where `T` flattens enums of its own: schemars
+/// lets `T`'s own union be left out (beside an empty branch), but the
+/// unions `T` holds in parts of `allOf` stay as they are, each required, so
+/// an object sending none of `T` was refused where serde reads `None`.
+/// Each of those parts, found in the object at `place` as schemars merged
+/// it (this runs before any annotation changes it), gets the empty branch
+/// too: what makes `T` whole is the whole check's (`x-toolargs-whole`),
+/// and closing reads the empty branch as declaring no member, so a member
+/// of a variant that fails stays unevaluated.
+fn relax_nested_unions<F: JsonSchema>(
+    schema: &mut Value,
+    annotator: &mut Annotator<'_>,
+    place: Place,
+) {
+    if !F::_schemars_private_is_option() {
+        return;
+    }
+    // The form schemars merged into the object: `T`'s, optional.
+    let form = annotator.with_generator(|generator| {
+        schemars::_private::json_schema_for_flatten::<F>(generator, false).to_value()
+    });
+    let mut required = Vec::new();
+    required_union_parts(&form, &mut required);
+    if required.is_empty() {
+        return;
+    }
+    let Some(Value::Array(parts)) =
+        locate(schema, place).and_then(|object| object.get_mut("allOf"))
+    else {
+        return;
+    };
+    let mut relaxed = vec![false; parts.len()];
+    for union in required {
+        let found = parts
+            .iter()
+            .enumerate()
+            .position(|(at, part)| !relaxed[at] && part == union);
+        if let Some(at) = found {
+            relaxed[at] = true;
+            optional_union(&mut parts[at]);
+        }
+    }
+}
+
+/// The parts of `form`'s `allOf` (and of theirs) that are unions with no
+/// empty branch.
+fn required_union_parts<'v>(form: &'v Value, found: &mut Vec<&'v Value>) {
+    let Some(Value::Array(parts)) = form.get("allOf") else {
+        return;
+    };
+    for part in parts {
+        let empty = Value::Object(Map::new());
+        let leaves_out = part
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .is_some_and(|branches| branches.contains(&empty));
+        if !leaves_out && (part.get("anyOf").is_some() || part.get("oneOf").is_some()) {
+            found.push(part);
+        }
+        required_union_parts(part, found);
+    }
+}
+
+/// Whether `allOf` holds a union (a struct flattening enums): only `T`
+/// says what makes it whole.
+fn has_union_part(map: &Map<String, Value>) -> bool {
+    let form = Value::Object(map.clone());
+    let mut found = Vec::new();
+    required_union_parts(&form, &mut found);
+    !found.is_empty()
+}
+
+/// Puts an empty branch beside a union, as schemars writes the union of an
+/// enum flattened as an `Option`.
+fn optional_union(part: &mut Value) {
+    let Value::Object(map) = part else {
+        return;
+    };
+    let empty = Value::Object(Map::new());
+    if let Some(one_of) = map.remove("oneOf") {
+        map.insert(
+            "anyOf".to_owned(),
+            serde_json::json!([{"oneOf": one_of}, empty]),
+        );
+    } else if let Some(Value::Array(any_of)) = map.get_mut("anyOf") {
+        any_of.push(empty);
+    }
 }
 
 /// Takes `additionalProperties: false` (and `unevaluatedProperties`) off a
@@ -566,6 +656,7 @@ struct FlattenedFns {
     claim: fn(&mut Annotator<'_>),
     kept: fn(&mut Annotator<'_>) -> Members,
     rewrite: fn(&mut Value, &mut Annotator<'_>, Place, Annotate<'_>, Option<Reader>),
+    relax: fn(&mut Value, &mut Annotator<'_>, Place),
 }
 
 impl Flattened {
@@ -578,7 +669,17 @@ impl Flattened {
             claim: |annotator| annotator.claim_flattened::<F>(),
             kept: kept_by::<F>,
             rewrite: flatten_optional::<F>,
+            relax: relax_nested_unions::<F>,
         }))
+    }
+
+    /// Lets the unions an `Option` of this type brought into `allOf` be
+    /// left out, before the type's annotations change them (see
+    /// `relax_nested_unions`).
+    pub fn relax(self, schema: &mut Value, annotator: &mut Annotator<'_>, place: Place) {
+        if let Some(fns) = self.0 {
+            (fns.relax)(schema, annotator, place);
+        }
     }
 
     /// Notes the members this type takes before the flattened fields after
