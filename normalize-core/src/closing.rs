@@ -110,6 +110,7 @@ const MAX_HOPS: usize = 64;
 /// ```
 pub fn close_objects(schema: &mut Value) {
     evaluating_any_branches(schema);
+    members_beside_a_map(schema);
     let edits = {
         let mut closer = Closer::new(schema);
         closer.visit_all("", schema, true);
@@ -146,6 +147,122 @@ fn evaluating_any_branches(node: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(evaluating_any_branches),
         _ => {}
+    }
+}
+
+/// Merges into the object that references it a definition that takes the
+/// members it does not name (a struct flattening a map: its
+/// `additionalProperties` a schema), where the object names members beside
+/// the reference (the tag of an internally tagged newtype variant, as
+/// schemars writes it). serde reads those members first and hands the
+/// struct the rest; a `$ref` would hold them to the definition's map value
+/// schema (`"t": "V"` refused as no number). Merged, the object's own
+/// `properties` exempt them, as `additionalProperties` and
+/// `unevaluatedProperties` read the properties beside them. Left as it is
+/// where the two say the same keyword (other than `type`, `properties`,
+/// `required` and annotations) or the definition is not found.
+fn members_beside_a_map(schema: &mut Value) {
+    fn takes_unnamed(map: &Map<String, Value>) -> bool {
+        [
+            "additionalProperties",
+            "unevaluatedProperties",
+            "patternProperties",
+        ]
+        .iter()
+        .any(|keyword| {
+            map.get(*keyword).is_some_and(|value| {
+                !matches!(value, Value::Bool(_)) && value != &Value::Object(Map::new())
+            })
+        })
+    }
+    fn merged(
+        object: &Map<String, Value>,
+        definition: &Map<String, Value>,
+    ) -> Option<Map<String, Value>> {
+        let mut out = object.clone();
+        out.remove("$ref");
+        for (keyword, value) in definition {
+            match (keyword.as_str(), out.get_mut(keyword)) {
+                (_, None) => {
+                    out.insert(keyword.clone(), value.clone());
+                }
+                ("properties", Some(Value::Object(own))) => {
+                    let Value::Object(theirs) = value else {
+                        return None;
+                    };
+                    for (name, member) in theirs {
+                        if own.contains_key(name) {
+                            return None;
+                        }
+                        own.insert(name.clone(), member.clone());
+                    }
+                }
+                ("required", Some(Value::Array(own))) => {
+                    let Value::Array(theirs) = value else {
+                        return None;
+                    };
+                    for name in theirs {
+                        if !own.contains(name) {
+                            own.push(name.clone());
+                        }
+                    }
+                }
+                ("type", Some(own)) if own == value => {}
+                (keyword, Some(_)) if ANNOTATIONS.contains(&keyword) => {}
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+    fn walk(
+        node: &Value,
+        root: &Value,
+        pointer: &mut String,
+        found: &mut Vec<(String, Map<String, Value>)>,
+        depth: usize,
+    ) {
+        if depth > MAX_HOPS * 4 {
+            return;
+        }
+        let mark = pointer.len();
+        match node {
+            Value::Object(map) => {
+                let beside = map
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|properties| !properties.is_empty());
+                let definition = crate::plan::reference::resolve(root, map)
+                    .and_then(|(_, target)| target.as_object())
+                    .filter(|definition| {
+                        beside && takes_unnamed(definition) && !definition.contains_key("$ref")
+                    });
+                if let Some(merged) = definition.and_then(|definition| merged(map, definition)) {
+                    found.push((pointer.clone(), merged));
+                }
+                for (keyword, child) in map {
+                    crate::plan::reference::push_token(pointer, keyword);
+                    walk(child, root, pointer, found, depth + 1);
+                    pointer.truncate(mark);
+                }
+            }
+            Value::Array(items) => {
+                for (at, item) in items.iter().enumerate() {
+                    crate::plan::reference::push_token(pointer, &at.to_string());
+                    walk(item, root, pointer, found, depth + 1);
+                    pointer.truncate(mark);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    walk(schema, schema, &mut String::new(), &mut found, 0);
+    // Outer objects first: each merged copy holds its object's children as
+    // they were, at the same places, for the inner edits to follow.
+    for (pointer, merged) in found {
+        if let Some(Value::Object(map)) = schema.pointer_mut(&pointer) {
+            *map = merged;
+        }
     }
 }
 
