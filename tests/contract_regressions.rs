@@ -4156,3 +4156,176 @@ mod unions_inside_a_struct_flattened_as_an_option {
         }
     }
 }
+
+/// Found by the generated types (seeds 17, 20, 21, 22): a flattened
+/// `Option` of a type that reads every member (a struct flattening a map)
+/// takes none of them, so what it drops when it fails is there for the
+/// flattened fields after it: another flattened `Option` that reads whole,
+/// an externally tagged enum (the member named as its variant), the tag of
+/// an internally tagged enum.
+mod what_a_failing_option_of_a_map_leaves_to_the_fields_after_it {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Rest {
+        pub a: u32,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, f64>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t")]
+    pub enum Tagged {
+        A { x: u32 },
+        B,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct TwoOptions {
+        pub y: u32,
+        #[serde(flatten)]
+        pub rest: Option<Rest>,
+        #[serde(flatten)]
+        pub tagged: Option<Tagged>,
+    }
+
+    #[test]
+    fn an_option_after_it_that_reads_whole_keeps_its_members() {
+        same::<TwoOptions>(json!({"y": 1, "t": "B"}));
+        same::<TwoOptions>(json!({"y": 1, "t": "A", "x": 2}));
+        // `a` goes with the map, which refuses `"A"` as a number: dropped.
+        as_serde_reads::<TwoOptions>(json!({"y": 1, "a": 3, "t": "A", "x": 2})).unwrap();
+        assert!(TwoOptions::from_model(json!({"y": 1, "a": 3, "t": "A", "x": 2})).is_err());
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Counted {
+        pub x: u32,
+        #[serde(flatten)]
+        pub m: BTreeMap<String, u32>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum External {
+        V {
+            v: u32,
+        },
+        #[serde(alias = "w2")]
+        W(u32),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Part {
+        pub a: u32,
+        #[serde(flatten)]
+        pub counted: Option<Counted>,
+        #[serde(flatten)]
+        pub external: External,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsPart {
+        pub r: u32,
+        #[serde(flatten)]
+        pub part: Part,
+    }
+
+    #[test]
+    fn an_externally_tagged_enum_after_it_keeps_its_variant() {
+        same::<HoldsPart>(json!({"r": 1, "a": 2, "V": {"v": 3}}));
+        same::<HoldsPart>(json!({"r": 1, "a": 2, "W": 3}));
+        same::<HoldsPart>(json!({"r": 1, "a": 2, "w2": 3}));
+        same::<HoldsPart>(json!({"r": 1, "a": 2, "w2": 3, "x": 1, "z": 1}));
+        // `z` goes with the map, which fails without `x`: dropped.
+        assert!(HoldsPart::from_model(json!({"r": 1, "a": 2, "W": 3, "z": 1})).is_err());
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "k")]
+    pub enum Internal {
+        P { p: u32 },
+        Q,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct InternalAfter {
+        pub a: u32,
+        #[serde(flatten)]
+        pub counted: Option<Counted>,
+        #[serde(flatten)]
+        pub internal: Internal,
+    }
+
+    #[test]
+    fn an_internally_tagged_enum_after_it_keeps_its_tag() {
+        same::<InternalAfter>(json!({"a": 2, "k": "Q"}));
+    }
+}
+
+/// Found by the generated types (seed 22): serde reads an adjacently
+/// tagged newtype variant around an `Option` from its tag alone, as `None`;
+/// schemars requires the content.
+mod an_adjacently_tagged_option_without_its_content {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent {
+        V(Option<u32>),
+        #[serde(alias = "v2")]
+        W(Option<u32>),
+        X(u32),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsAdjacent {
+        pub e: Adjacent,
+    }
+
+    #[test]
+    fn is_the_variant_of_none() {
+        same::<HoldsAdjacent>(json!({"e": {"t": "V"}}));
+        same::<HoldsAdjacent>(json!({"e": {"t": "V", "c": null}}));
+        same::<HoldsAdjacent>(json!({"e": {"t": "v2"}}));
+        same::<HoldsAdjacent>(json!({"e": {"t": "V", "c": 3}}));
+        // Content that is no `Option` is still required.
+        assert!(serde_json::from_value::<HoldsAdjacent>(json!({"e": {"t": "X"}})).is_err());
+        rejected_only_at::<HoldsAdjacent>(json!({"e": {"t": "X"}}), "/e/c");
+    }
+}
+
+/// Found by the generated types (seed 6): an internally tagged newtype
+/// variant around a struct that flattens a map. serde takes the tag first
+/// and hands the struct the rest; the `$ref` beside the tag held the tag to
+/// the map's value schema (`/e/t: expected number`).
+mod an_internally_tagged_newtype_around_a_struct_with_a_map {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Numbers {
+        pub a: u32,
+        #[serde(flatten)]
+        pub m: BTreeMap<String, f64>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "t")]
+    pub enum Internal {
+        V(Numbers),
+        W { w: u32 },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsInternal {
+        pub e: Internal,
+    }
+
+    #[test]
+    fn reads_the_tag_apart_from_the_map() {
+        same::<HoldsInternal>(json!({"e": {"t": "V", "a": 1, "k": 2.5}}));
+        same::<HoldsInternal>(json!({"e": {"t": "V", "a": 1}}));
+        // The map's values are still held to its value schema.
+        rejected_only_at::<HoldsInternal>(json!({"e": {"t": "V", "a": 1, "k": "x"}}), "/e/k");
+        rejected_only_at::<HoldsInternal>(json!({"e": {"t": "W", "w": 1, "k": 2.5}}), "/e/k");
+    }
+}

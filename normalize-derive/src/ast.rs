@@ -27,12 +27,26 @@ pub struct Input<'a> {
     /// The newtype variants of an internally tagged enum: serde reads the
     /// members beside the tag as the inner type.
     pub internal_newtypes: Vec<InternalNewtype<'a>>,
+    /// The newtype variants of an adjacently tagged enum.
+    pub adjacent_newtypes: Vec<AdjacentNewtype<'a>>,
 }
 
 /// A newtype variant of an internally tagged enum.
 pub struct InternalNewtype<'a> {
     /// The member holding the tag.
     pub tag: String,
+    /// The variant's wire name (the tag's value).
+    pub name: String,
+    /// The inner type.
+    pub ty: &'a syn::Type,
+}
+
+/// A newtype variant of an adjacently tagged enum.
+pub struct AdjacentNewtype<'a> {
+    /// The member holding the tag.
+    pub tag: String,
+    /// The member holding the content.
+    pub content: String,
     /// The variant's wire name (the tag's value).
     pub name: String,
     /// The inner type.
@@ -190,6 +204,25 @@ impl<'a> Input<'a> {
                 .collect(),
             _ => Vec::new(),
         };
+        let adjacent_newtypes = match (&container.data, container.attrs.tag()) {
+            (ast::Data::Enum(variants), serde_attr::TagType::Adjacent { tag, content }) => variants
+                .iter()
+                .filter(|v| {
+                    matches!(v.style, ast::Style::Newtype)
+                        && !v.attrs.skip_deserializing()
+                        && v.attrs.deserialize_with().is_none()
+                })
+                .filter_map(|v| {
+                    Some(AdjacentNewtype {
+                        tag: tag.clone(),
+                        content: content.clone(),
+                        name: v.attrs.name().deserialize_name().to_owned(),
+                        ty: v.fields.first()?.ty,
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         let variant_aliases = match &container.data {
             ast::Data::Enum(variants) => variant_aliases(container.attrs.tag(), variants),
             ast::Data::Struct(_, _) => Vec::new(),
@@ -229,6 +262,7 @@ impl<'a> Input<'a> {
             fields,
             variant_aliases,
             internal_newtypes,
+            adjacent_newtypes,
         })
     }
 }

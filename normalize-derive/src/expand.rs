@@ -559,6 +559,22 @@ impl Gen<'_> {
                 }
             });
         }
+        // An adjacently tagged newtype around an `Option`: serde reads the
+        // tag without its content as the variant of `None`, where schemars
+        // requires the content.
+        for newtype in &ir.adjacent_newtypes {
+            let (tag, content, name, ty) =
+                (&newtype.tag, &newtype.content, &newtype.name, newtype.ty);
+            calls.push(quote_spanned! {at(ty)=>
+                #krate::content_may_be_left_out(
+                    __schema,
+                    #tag,
+                    #content,
+                    #name,
+                    (&#krate::Probe::<#ty>::new()).__toolargs_is_option(),
+                );
+            });
+        }
         if siblings {
             calls.insert(0, quote! { let __siblings = __annotator.claim(&[]); });
             calls.push(quote! { __annotator.release(__siblings); });

@@ -229,7 +229,8 @@ impl<'g> Annotator<'g> {
 
     /// Notes that a flattened field of type `F` comes before the next ones:
     /// a struct takes its members (serde hands them to it first, whole or
-    /// not), a map keeps every member for itself.
+    /// not), a map keeps every member for itself (unless it is an `Option`
+    /// of one, which keeps nothing when it fails).
     pub(crate) fn claim_flattened<F: schemars::JsonSchema + serde::de::DeserializeOwned>(
         &mut self,
     ) {
@@ -243,6 +244,10 @@ impl<'g> Annotator<'g> {
                 self.claimed
                     .extend(names.iter().map(|name| (*name).to_owned()));
             }
+            // An `Option` keeps what it reads only when it reads a whole:
+            // serde's flattening takes nothing for a map, so the members a
+            // failing one read are there for the fields after it.
+            Reading::Map if F::_schemars_private_is_option() => {}
             Reading::Map => {
                 let form = self.with_generator(|generator| {
                     schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value()
@@ -438,6 +443,26 @@ pub fn open_newtype_branch(schema: &mut Value, tag: &str, name: &str, takes_anyt
         branch
             .entry("additionalProperties")
             .or_insert(Value::Bool(true));
+    }
+}
+
+/// Lets the branch of the adjacently tagged newtype variant `name` (its tag
+/// in `tag`, its content in `content`) leave the content out when the
+/// newtype is an `Option` (`is_option`): serde reads the tag alone as that
+/// variant holding `None`, where schemars requires the content.
+pub fn content_may_be_left_out(
+    schema: &mut Value,
+    tag: &str,
+    content: &str,
+    name: &str,
+    is_option: bool,
+) {
+    if !is_option {
+        return;
+    }
+    let branch = variant_branch(schema, |branch| has_tag(branch, tag, name));
+    if let Some(Value::Array(required)) = branch.and_then(|branch| branch.get_mut("required")) {
+        required.retain(|member| member != content);
     }
 }
 

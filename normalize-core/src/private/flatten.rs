@@ -456,30 +456,74 @@ fn read_whole_at(
     push_index(object, WHOLE, index);
 }
 
-/// The members the flattened type `F` reads (see [`members_of`]).
 /// What the flattened type `F` keeps whenever it reads at all: all it
 /// reads, for a struct or a map (its form a plain object); for a union (an
-/// enum, itself or the definition a newtype references), only the members
-/// named beside the union (a struct's own fields when it flattens an enum):
-/// the variant read keeps the rest.
-pub(crate) fn kept_by<F: JsonSchema>(annotator: &mut Annotator<'_>) -> Members {
+/// enum, itself or the definition a newtype references), the members named
+/// beside the union (a struct's own fields when it flattens an enum) and
+/// those every variant reads (an internally tagged enum's tag), and for an
+/// externally tagged enum the variant names (serde's flattening hands it
+/// the first member so named): the variant read keeps the rest.
+pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
+    annotator: &mut Annotator<'_>,
+) -> Members {
+    use super::flattened_read::{Reading, reading_of};
     if F::_schemars_private_is_option() {
         // An `Option` keeps only what it reads whole: validation decides.
         return Members::Named(Vec::new());
     }
+    let variants = match reading_of::<F>() {
+        Reading::Enum(variants) => variants,
+        Reading::Struct(_) | Reading::Map => &[],
+    };
     annotator.with_generator(|generator| {
         let form = schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value();
         if is_union(&form, generator) {
-            let own = form
+            let mut kept: Vec<String> = form
                 .get("properties")
                 .and_then(Value::as_object)
                 .map(|properties| properties.keys().cloned().collect())
                 .unwrap_or_default();
-            Members::Named(own)
+            kept.extend(variants.iter().map(|name| (*name).to_owned()));
+            let target = newtype_definition(&form, generator.definitions()).or(form.as_object());
+            if let Some(target) = target {
+                kept.extend(required_by_every_branch(target));
+            }
+            Members::Named(kept)
         } else {
             members_of(&form, generator)
         }
     })
+}
+
+/// The members every branch of a union requires (the tag of an internally
+/// or adjacently tagged enum): whichever variant serde reads, it reads
+/// them. None where a branch requires nothing (or is no object schema).
+fn required_by_every_branch(union: &Map<String, Value>) -> Vec<String> {
+    let branches = ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|keyword| union.get(*keyword).and_then(Value::as_array));
+    let Some((first, rest)) = branches.and_then(|branches| branches.split_first()) else {
+        return Vec::new();
+    };
+    let required = |branch: &Value| -> Vec<String> {
+        branch
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| {
+                names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut common = required(first);
+    for branch in rest {
+        let names = required(branch);
+        common.retain(|name| names.contains(name));
+    }
+    common
 }
 
 /// Whether a flattened form is a union (an enum), itself or the definition

@@ -37,8 +37,8 @@ mod walk;
 pub(crate) use annotate::is_alias_group;
 pub use annotate::{
     ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
-    annotate_variants, inlined_newtype_branch, note_flattened_repeats, note_repeats, open,
-    open_newtype_branch, place_mut,
+    annotate_variants, content_may_be_left_out, inlined_newtype_branch, note_flattened_repeats,
+    note_repeats, open, open_newtype_branch, place_mut,
 };
 pub use entries::Entries;
 pub use probe::{

@@ -218,9 +218,16 @@ pub trait ViaSchemaOf {
     /// Whether the type's schema is `true` or has no keyword that
     /// constrains.
     fn __toolargs_takes_anything(&self) -> bool;
+    /// Whether the type is an `Option` (schemars says so for serde's
+    /// reading of a missing value as `None`).
+    fn __toolargs_is_option(&self) -> bool;
 }
 
 impl<T: schemars::JsonSchema> ViaSchemaOf for Probe<T> {
+    fn __toolargs_is_option(&self) -> bool {
+        T::_schemars_private_is_option()
+    }
+
     fn __toolargs_takes_anything(&self) -> bool {
         let schema = T::json_schema(&mut schemars::SchemaGenerator::default());
         match schema.as_value() {
@@ -241,9 +248,15 @@ impl<T: schemars::JsonSchema> ViaSchemaOf for Probe<T> {
 pub trait ViaUnknownSchema {
     /// `false`.
     fn __toolargs_takes_anything(&self) -> bool;
+    /// `false`.
+    fn __toolargs_is_option(&self) -> bool;
 }
 
 impl<T: ?Sized> ViaUnknownSchema for &Probe<T> {
+    fn __toolargs_is_option(&self) -> bool {
+        false
+    }
+
     fn __toolargs_takes_anything(&self) -> bool {
         false
     }
