@@ -41,7 +41,7 @@ use super::annotate::{
 };
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
-use crate::validate::whole::{Members, Reader, WHOLE, WholeRead};
+use crate::validate::whole::{ByTag, Members, Reader, WHOLE, WholeRead};
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
@@ -448,7 +448,15 @@ fn read_whole_at(
         return;
     };
     let within = annotator.wholes_within().collect();
-    let read = WholeRead::new(reader, annotator.claimed().to_vec(), members, kept, within);
+    let takes = reader.reading.takes();
+    let (around, beside) = annotator.kept();
+    let by_tag = around
+        .iter()
+        .chain(beside.iter().filter(|other| !(other.after && takes)))
+        .filter_map(|other| other.by_tag.clone())
+        .collect();
+    let read = WholeRead::new(reader, annotator.claimed().to_vec(), members, kept, within)
+        .kept_by_tag(by_tag);
     let Some(object) = locate(schema, place) else {
         return;
     };
@@ -462,14 +470,15 @@ fn read_whole_at(
 /// beside the union (a struct's own fields when it flattens an enum) and
 /// those every variant reads (an internally tagged enum's tag), and for an
 /// externally tagged enum the variant names (serde's flattening hands it
-/// the first member so named): the variant read keeps the rest.
+/// the first member so named): the variant read keeps the rest, which a
+/// tagged enum says by its tag's value ([`ByTag`]).
 pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
     annotator: &mut Annotator<'_>,
-) -> Members {
+) -> (Members, Option<ByTag>) {
     use super::flattened_read::{Reading, reading_of};
     if F::_schemars_private_is_option() {
         // An `Option` keeps only what it reads whole: validation decides.
-        return Members::Named(Vec::new());
+        return (Members::Named(Vec::new()), None);
     }
     let variants = match reading_of::<F>() {
         Reading::Enum(variants) => variants,
@@ -484,14 +493,55 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
                 .map(|properties| properties.keys().cloned().collect())
                 .unwrap_or_default();
             kept.extend(variants.iter().map(|name| (*name).to_owned()));
-            let target = newtype_definition(&form, generator.definitions()).or(form.as_object());
-            if let Some(target) = target {
-                kept.extend(required_by_every_branch(target));
-            }
-            Members::Named(kept)
+            let target = newtype_definition(&form, generator.definitions())
+                .or(form.as_object())
+                .cloned();
+            let Some(target) = target else {
+                return (Members::Named(kept), None);
+            };
+            kept.extend(required_by_every_branch(&target));
+            (Members::Named(kept), by_tag(&target, generator))
         } else {
-            members_of(&form, generator)
+            (members_of(&form, generator), None)
         }
+    })
+}
+
+/// What a tagged enum's union reads by its tag's value: each branch names
+/// its variant in one required member whose schema is a string `const`
+/// (the same member in every branch), and reads its other members (those
+/// its properties and the definitions they reference name). `None` for an
+/// untagged or externally tagged enum (no shared tag).
+fn by_tag(union: &Map<String, Value>, generator: &mut schemars::SchemaGenerator) -> Option<ByTag> {
+    let branches = ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|keyword| union.get(*keyword).and_then(Value::as_array))?;
+    let mut tag: Option<String> = None;
+    let mut variants = Vec::new();
+    for branch in branches {
+        let properties = branch.get("properties").and_then(Value::as_object)?;
+        let required = branch.get("required").and_then(Value::as_array)?;
+        let (name, value) = properties.iter().find_map(|(name, member)| {
+            let value = member.get("const").and_then(Value::as_str)?;
+            required.iter().any(|r| r == name).then_some((name, value))
+        })?;
+        match &tag {
+            Some(tag) if tag != name => return None,
+            Some(_) => {}
+            None => tag = Some(name.clone()),
+        }
+        let members = match members_of(branch, generator) {
+            Members::Named(mut names) => {
+                names.retain(|member| member != name);
+                Members::Named(names)
+            }
+            Members::Any => Members::Any,
+        };
+        variants.push((value.to_owned(), members));
+    }
+    Some(ByTag {
+        tag: tag?,
+        variants,
     })
 }
 
@@ -698,7 +748,7 @@ pub struct Flattened(Option<FlattenedFns>);
 #[derive(Clone, Copy)]
 struct FlattenedFns {
     claim: fn(&mut Annotator<'_>),
-    kept: fn(&mut Annotator<'_>) -> Members,
+    kept: fn(&mut Annotator<'_>) -> (Members, Option<ByTag>),
     rewrite: fn(&mut Value, &mut Annotator<'_>, Place, Annotate<'_>, Option<Reader>),
     relax: fn(&mut Value, &mut Annotator<'_>, Place),
 }
@@ -737,11 +787,15 @@ impl Flattened {
     /// This type as a sibling of another flattened field (see [`Sibling`]):
     /// what it keeps, and whether it comes `after` that one.
     pub fn sibling(self, annotator: &mut Annotator<'_>, after: bool) -> Sibling {
-        let keeps = match self.0 {
+        let (keeps, by_tag) = match self.0 {
             Some(fns) => (fns.kept)(annotator),
-            None => Members::Named(Vec::new()),
+            None => (Members::Named(Vec::new()), None),
         };
-        Sibling { keeps, after }
+        Sibling {
+            keeps,
+            by_tag,
+            after,
+        }
     }
 
     /// Rewrites the object at `place`, which flattens this type (see

@@ -63,6 +63,36 @@ pub struct WholeRead {
     /// The indices of the flattened `Option`s inside the type: what one of
     /// them drops, this one does not keep by reading whole.
     within: Vec<usize>,
+    /// The tagged enums beside the type (no `Option`) that see what it
+    /// drops: each keeps the members of the variant its tag names.
+    by_tag: Vec<ByTag>,
+}
+
+/// What a flattened internally or adjacently tagged enum reads, by the
+/// value of its tag: serde buffers the members, so it sees every one that
+/// is left (taking none), and reads those of the variant the tag names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ByTag {
+    /// The tag member.
+    pub(crate) tag: String,
+    /// Each variant's tag value and the members it reads.
+    pub(crate) variants: Vec<(String, Members)>,
+}
+
+impl ByTag {
+    /// Whether the enum reads the member `name` of `object`.
+    fn keeps(&self, object: &Map<String, Value>, name: &str) -> bool {
+        let Some(Value::String(value)) = object.get(&self.tag) else {
+            return false;
+        };
+        self.variants
+            .iter()
+            .find(|(variant, _)| variant == value)
+            .is_some_and(|(_, members)| match members {
+                Members::Any => true,
+                Members::Named(names) => names.iter().any(|n| n == name),
+            })
+    }
 }
 
 /// The members a flattened type reads.
@@ -146,7 +176,15 @@ impl WholeRead {
             counted,
             index: 0,
             within,
+            by_tag: Vec::new(),
         }
+    }
+
+    /// The entry, with the tagged enums beside the type that keep what it
+    /// drops (see [`ByTag`]).
+    pub(crate) fn kept_by_tag(mut self, by_tag: Vec<ByTag>) -> WholeRead {
+        self.by_tag = by_tag;
+        self
     }
 
     /// The entry, at `index` in its table.
@@ -231,6 +269,7 @@ fn failures(entries: &[WholeRead], object: &Map<String, Value>, first: bool) -> 
     let mut found = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         let mut dropped = entry.counted.sent(object);
+        dropped.retain(|name| !entry.by_tag.iter().any(|by_tag| by_tag.keeps(object, name)));
         if dropped.is_empty() {
             continue;
         }
