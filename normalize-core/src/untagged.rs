@@ -150,6 +150,21 @@ fn find_unions(schema: &Value, at: String, out: &mut Vec<String>) {
 }
 
 fn order_union(raw: &Value, closed: &mut Value, at: &str) {
+    // A branch that passes where serde's reading fails vouches for members
+    // serde drops when it reads a later variant instead, one whose struct
+    // ignores members it does not name: every branch before the last such
+    // one refuses what serde's reading refuses and JSON Schema takes.
+    let ignoring = raw
+        .pointer(at)
+        .and_then(Value::as_array)
+        .and_then(|branches| {
+            branches
+                .iter()
+                .rposition(|branch| ignores_members(raw, branch))
+        });
+    for i in 0..ignoring.unwrap_or(0) {
+        as_serde_refuses_within(closed, &child_pointer(at, &i.to_string()));
+    }
     let (Some(Value::Array(raw_branches)), Some(Value::Array(branches))) =
         (raw.pointer(at), closed.pointer(at))
     else {
@@ -215,6 +230,96 @@ fn order_union(raw: &Value, closed: &mut Value, at: &str) {
             not.insert("$defs".to_owned(), Value::Object(defs));
         }
         branch.insert("not".to_owned(), Value::Object(not));
+    }
+}
+
+/// Whether serde's reading of `branch` (as schemars wrote it, in `raw`) is a
+/// struct that ignores members it does not name: an object schema, itself
+/// or the definition it references, that says nothing of other members.
+fn ignores_members(raw: &Value, branch: &Value) -> bool {
+    let mut node = branch;
+    for _ in 0..MAX_HOPS {
+        let Value::Object(map) = node else {
+            return false;
+        };
+        if map.contains_key("additionalProperties") || map.contains_key("unevaluatedProperties") {
+            return false;
+        }
+        if map.contains_key("properties") || crate::closing::says_object(map) {
+            return true;
+        }
+        match crate::plan::reference::resolve(raw, map) {
+            Some((_, target)) => node = target,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Has every schema the schema at `pointer` in `document` holds or reaches
+/// through same-document references (each reached once) refuse what serde
+/// refuses and JSON Schema does not: an integer written `2.0`
+/// ([`WRITTEN_AS_INTEGER`](crate::validate::WRITTEN_AS_INTEGER)), a field
+/// sent under two of its names.
+fn as_serde_refuses_within(document: &mut Value, pointer: &str) {
+    fn collect(
+        node: &Value,
+        at: String,
+        document: &Value,
+        seen: &mut Vec<String>,
+        out: &mut Vec<String>,
+    ) {
+        let Value::Object(map) = node else {
+            if let Value::Array(items) = node {
+                for (i, item) in items.iter().enumerate() {
+                    collect(
+                        item,
+                        child_pointer(&at, &i.to_string()),
+                        document,
+                        seen,
+                        out,
+                    );
+                }
+            }
+            return;
+        };
+        out.push(at.clone());
+        if let Some(target) = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(crate::plan::reference::ref_pointer)
+        {
+            if !seen.contains(&target) {
+                seen.push(target.clone());
+                if let Some(found) = document.pointer(&target) {
+                    collect(found, target, document, seen, out);
+                }
+            }
+        }
+        for (keyword, child) in map {
+            // Marked inside a `not`, an integer would let more through.
+            if DATA.contains(&keyword.as_str()) || keyword == "not" {
+                continue;
+            }
+            collect(child, child_pointer(&at, keyword), document, seen, out);
+        }
+    }
+    let Some(node) = document.pointer(pointer) else {
+        return;
+    };
+    let mut found = Vec::new();
+    collect(
+        node,
+        pointer.to_owned(),
+        document,
+        &mut Vec::new(),
+        &mut found,
+    );
+    for at in found {
+        if let Some(Value::Object(map)) = document.pointer_mut(&at) {
+            forms::mark_written_as_integer(map);
+            crate::__private::refuse_two_names(map);
+        }
     }
 }
 

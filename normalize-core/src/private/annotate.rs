@@ -12,7 +12,7 @@
 use crate::plan::reference::{definition_at, ref_pointer};
 use crate::tool_args::ToolArgs;
 use crate::validate::distinct::{DISTINCT, Distinct, RepeatFn};
-use crate::validate::whole::{Members, WholeRead};
+use crate::validate::whole::{ByTag, Members, WholeRead};
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 use std::any::TypeId;
@@ -110,6 +110,9 @@ pub struct Sibling {
     /// what the variant it reads reads), an `Option` (only what it reads
     /// whole) or a type nothing is known of.
     pub(crate) keeps: Members,
+    /// For an internally or adjacently tagged enum that is no `Option`,
+    /// what it reads by its tag's value.
+    pub(crate) by_tag: Option<ByTag>,
     /// Whether it comes after the field being annotated.
     pub(crate) after: bool,
 }
@@ -804,6 +807,67 @@ pub(crate) fn is_alias_group(branches: &[Value]) -> bool {
 /// Declares each alias of `wire` as a property with the field's schema
 /// (marked [`ALIAS_OF`]), and, when the field is required, requires one of
 /// its names instead of the wire name alone.
+/// serde refuses a field sent under two of its names (`duplicate field`):
+/// inside an untagged enum it then reads a later variant, dropping what was
+/// sent. In each group of an object's names for one field (its wire name
+/// and the properties [`ALIAS_OF`] it), each name, sent, refuses the others
+/// (`dependentSchemas`, beside what another rule there says). Elsewhere
+/// serde's own refusal stands, reported at the second name.
+pub(crate) fn refuse_two_names(object: &mut Map<String, Value>) {
+    let Some(Value::Object(properties)) = object.get("properties") else {
+        return;
+    };
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for (name, member) in properties {
+        let Some(wire) = member.get(ALIAS_OF).and_then(Value::as_str) else {
+            continue;
+        };
+        match groups.iter_mut().find(|group| group[0] == wire) {
+            Some(group) => group.push(name.clone()),
+            None if properties.contains_key(wire) => {
+                groups.push(vec![wire.to_owned(), name.clone()])
+            }
+            None => {}
+        }
+    }
+    for group in groups {
+        let names: Vec<&str> = group.iter().map(String::as_str).collect();
+        refuse_in_group(object, &names);
+    }
+}
+
+fn refuse_in_group(object: &mut Map<String, Value>, names: &[&str]) {
+    let dependent = object
+        .entry("dependentSchemas")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(dependent) = dependent else {
+        return;
+    };
+    for name in names {
+        let others: Map<String, Value> = names
+            .iter()
+            .filter(|other| *other != name)
+            .map(|other| ((*other).to_owned(), Value::Bool(false)))
+            .collect();
+        let refusal = serde_json::json!({ "properties": others });
+        match dependent.get_mut(*name) {
+            Some(existing) if *existing == refusal => {}
+            Some(Value::Object(existing))
+                if existing
+                    .get("allOf")
+                    .and_then(Value::as_array)
+                    .is_some_and(|parts| parts.contains(&refusal)) => {}
+            Some(existing) => {
+                let both = Value::Array(vec![existing.take(), refusal]);
+                *existing = Value::Object(Map::from_iter([("allOf".to_owned(), both)]));
+            }
+            None => {
+                dependent.insert((*name).to_owned(), refusal);
+            }
+        }
+    }
+}
+
 fn declare_aliases(object: &mut Map<String, Value>, wire: &str, aliases: &[&str]) {
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
         return;

@@ -88,10 +88,12 @@ fn branches_that_share_no_value_are_left_alone() {
 
 #[test]
 fn a_type_that_denies_unknown_fields_reads_as_it_is_closed() {
+    // Strings: an integer before a struct that ignores members is marked to
+    // refuse `2.0` (`integers_before_a_struct_that_ignores_members_refuse_2_0`).
     let raw = json!({"anyOf": [
-        {"type": "object", "properties": {"from": {"type": "integer"}}, "required": ["from"],
+        {"type": "object", "properties": {"from": {"type": "string"}}, "required": ["from"],
          "additionalProperties": false},
-        {"type": "object", "properties": {"from": {"type": "integer"}, "to": {"type": "integer"}}}
+        {"type": "object", "properties": {"from": {"type": "string"}, "to": {"type": "string"}}}
     ]});
     assert_eq!(ordered(raw.clone()), closed(raw));
 }
@@ -256,4 +258,23 @@ fn a_reading_matters_only_for_the_types_it_reads_more_of() {
         "$defs": {"Color": {"type": "string", "enum": ["Red", "Green"]}}
     });
     assert_eq!(ordered(raw.clone()), closed(raw));
+}
+
+#[test]
+fn integers_before_a_struct_that_ignores_members_refuse_2_0() {
+    let raw = json!({"anyOf": [
+        {"type": "object", "properties": {"i": {"type": "integer"}}, "required": ["i"]},
+        {"type": "object", "properties": {"k": {"type": "number"}}}
+    ]});
+    let ordered = ordered(raw);
+    assert_eq!(
+        ordered["anyOf"][0]["properties"]["i"][crate::validate::WRITTEN_AS_INTEGER],
+        true
+    );
+    // The last branch that ignores members is no earlier branch of one.
+    assert!(
+        ordered["anyOf"][1]["properties"]["k"]
+            .get(crate::validate::WRITTEN_AS_INTEGER)
+            .is_none()
+    );
 }
