@@ -18,6 +18,13 @@ the README lists as out of reach are not drawn (`EXCLUDED` below says which).
     python3 scripts/gen-contract-types.py --seed 7 > tests/generated_contract.rs
     rustfmt --edition 2024 tests/generated_contract.rs
 
+The other committed seeds live in `tests/generated/` (one test target each,
+named in `Cargo.toml`: one file per seed compiles far faster than one file
+holding several):
+
+    python3 scripts/gen-contract-types.py --seed 11 \
+        --check-path ../support/generated_check.rs > tests/generated/seed_11.rs
+
 Run with another seed (and `--types`, `--calls`) to explore; CI runs the file
 as committed.
 """
@@ -542,6 +549,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--types", type=int, default=48)
     parser.add_argument("--calls", type=int, default=24)
+    parser.add_argument("--check-path", default="support/generated_check.rs",
+                        help="the judge, relative to the file written")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     gen = Generator(rng)
@@ -569,7 +578,7 @@ def main():
     out.append("//! do not edit. Random types and calls, serde the judge (see the script).")
     out.append("#![allow(dead_code, non_camel_case_types, clippy::all)]")
     out.append("")
-    out.append("#[path = \"support/generated_check.rs\"]")
+    out.append("#[path = %s]" % json.dumps(args.check_path))
     out.append("mod generated_check;")
     out.append("")
     out.append("use schemars::JsonSchema;")
