@@ -4478,3 +4478,43 @@ mod what_serde_refuses_in_an_earlier_untagged_variant {
         same::<Holds>(json!({"item": {"s1": {"b1": 1, "c": true}, "n": 3}, "num": {"k": 1.5}}));
     }
 }
+
+/// Found by the generated types (seeds 28, 30): a field of a flattened
+/// struct after a failing flattened `Option` of a map-reading type, sent
+/// under its alias, is read by that struct (the alias is declared after the
+/// `Option`'s entry is made), not dropped.
+mod an_alias_read_by_a_later_flattened_struct {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Counted {
+        pub x: u32,
+        #[serde(flatten)]
+        pub m: BTreeMap<String, u32>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Later {
+        #[serde(alias = "b1")]
+        pub b: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Holds {
+        pub a: String,
+        #[serde(flatten)]
+        pub counted: Option<Counted>,
+        #[serde(flatten)]
+        pub later: Later,
+    }
+
+    #[test]
+    fn is_kept() {
+        same::<Holds>(json!({"a": "s", "b1": 3}));
+        same::<Holds>(json!({"a": "s", "b": 3}));
+        same::<Holds>(json!({"a": "s", "b1": 3, "x": 1, "z": 2}));
+        let lossy = json!({"a": "s", "b1": 3, "z": 2});
+        as_serde_reads::<Holds>(lossy.clone()).unwrap();
+        assert!(Holds::from_model(lossy).is_err());
+    }
+}

@@ -140,9 +140,9 @@ impl Validator {
             Ok(keyword)
         });
         if !wholes.is_empty() {
-            options = options.with_keyword(whole::WHOLE, move |_, value, _| {
+            options = options.with_keyword(whole::WHOLE, move |parent, value, _| {
                 let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
-                    Box::new(whole::keyword(&wholes, value)?);
+                    Box::new(whole::keyword(&wholes, parent, value)?);
                 Ok(keyword)
             });
         }

@@ -115,6 +115,42 @@ enum Counted {
 }
 
 impl Counted {
+    /// Leaves out of the set the aliases (properties
+    /// [`ALIAS_OF`](crate::__private::ALIAS_OF) a name) that `object`
+    /// declares of names the set leaves out: a field another flattened
+    /// field reads (declared by that field's annotations, after this entry
+    /// was made) is read under any of its names.
+    fn leave_aliases_out(&mut self, object: &Map<String, Value>) {
+        let Some(Value::Object(properties)) = object.get("properties") else {
+            return;
+        };
+        let aliases = properties.iter().filter_map(|(name, member)| {
+            let wire = member.get(crate::__private::ALIAS_OF)?.as_str()?;
+            Some((name, wire))
+        });
+        match self {
+            Counted::Named(names) => {
+                let left_out: Vec<String> = aliases
+                    .filter(|(_, wire)| !names.iter().any(|n| n == wire))
+                    .map(|(alias, _)| alias.clone())
+                    .collect();
+                names.retain(|name| !left_out.contains(name));
+            }
+            Counted::AllBut(excluded) => {
+                let more: Vec<String> = aliases
+                    .filter(|(alias, wire)| {
+                        excluded.binary_search_by(|e| e.as_str().cmp(wire)).is_ok()
+                            && excluded.binary_search(alias).is_err()
+                    })
+                    .map(|(alias, _)| alias.clone())
+                    .collect();
+                excluded.extend(more);
+                excluded.sort_unstable();
+                excluded.dedup();
+            }
+        }
+    }
+
     fn of(members: &Members, excluded: &[String]) -> Counted {
         match members {
             Members::Named(names) => Counted::Named(
@@ -379,14 +415,21 @@ impl<'i> jsonschema::Keyword<'i> for WholeKeyword {
     }
 }
 
-/// The keyword's entries at one object, from the table: `value` is the
-/// array of indices the derive wrote.
+/// The keyword's entries at one object (`parent`, as the document holds
+/// it), from the table: `value` is the array of indices the derive wrote.
 pub(super) fn keyword(
     table: &[WholeRead],
+    parent: &Map<String, Value>,
     value: &Value,
 ) -> Result<WholeKeyword, jsonschema::ValidationError<'static>> {
     let entries = value.is_array().then(|| super::table_entries(table, value));
-    entries.flatten().map(WholeKeyword).ok_or_else(|| {
+    let entries = entries.flatten().map(|mut entries| {
+        for entry in &mut entries {
+            entry.counted.leave_aliases_out(parent);
+        }
+        entries
+    });
+    entries.map(WholeKeyword).ok_or_else(|| {
         jsonschema::ValidationError::schema(format!(
             "`{WHOLE}` names no flattened field this validator was given: {value}"
         ))
