@@ -837,33 +837,39 @@ pub(crate) fn refuse_two_names(object: &mut Map<String, Value>) {
 }
 
 fn refuse_in_group(object: &mut Map<String, Value>, names: &[&str]) {
-    let dependent = object
-        .entry("dependentSchemas")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(dependent) = dependent else {
-        return;
-    };
     for name in names {
         let others: Map<String, Value> = names
             .iter()
             .filter(|other| *other != name)
             .map(|other| ((*other).to_owned(), Value::Bool(false)))
             .collect();
-        let refusal = serde_json::json!({ "properties": others });
-        match dependent.get_mut(*name) {
-            Some(existing) if *existing == refusal => {}
-            Some(Value::Object(existing))
-                if existing
-                    .get("allOf")
-                    .and_then(Value::as_array)
-                    .is_some_and(|parts| parts.contains(&refusal)) => {}
-            Some(existing) => {
-                let both = Value::Array(vec![existing.take(), refusal]);
-                *existing = Value::Object(Map::from_iter([("allOf".to_owned(), both)]));
-            }
-            None => {
-                dependent.insert((*name).to_owned(), refusal);
-            }
+        add_dependent_schema(object, name, serde_json::json!({ "properties": others }));
+    }
+}
+
+/// Adds `schema` to what the member `name`, sent, requires of the object
+/// (`dependentSchemas`), beside what another rule there says (both apply);
+/// once.
+pub(super) fn add_dependent_schema(object: &mut Map<String, Value>, name: &str, schema: Value) {
+    let dependent = object
+        .entry("dependentSchemas")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(dependent) = dependent else {
+        return;
+    };
+    match dependent.get_mut(name) {
+        Some(existing) if *existing == schema => {}
+        Some(Value::Object(existing))
+            if existing
+                .get("allOf")
+                .and_then(Value::as_array)
+                .is_some_and(|parts| parts.contains(&schema)) => {}
+        Some(existing) => {
+            let both = Value::Array(vec![existing.take(), schema]);
+            *existing = Value::Object(Map::from_iter([("allOf".to_owned(), both)]));
+        }
+        None => {
+            dependent.insert(name.to_owned(), schema);
         }
     }
 }

@@ -37,7 +37,8 @@
 //! stands; it is merged as schemars merges a type it flattens inline.
 
 use super::annotate::{
-    ALIAS_OF, Annotator, EVERYTHING, Place, Sibling, locate, place_mut, push_index,
+    ALIAS_OF, Annotator, EVERYTHING, Place, Sibling, add_dependent_schema, locate, place_mut,
+    push_index,
 };
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
@@ -155,12 +156,6 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
         }
     }
     annotator.mark_definitions(references, mark_integers);
-    let dependent = object
-        .entry("dependentSchemas")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(dependent) = dependent else {
-        return;
-    };
     for name in names {
         let mut required = match &requirement {
             // Nothing makes the struct whole: the member itself is refused,
@@ -175,16 +170,8 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
                 "anyOf": [required, {"properties": {name.clone(): {"type": "null"}}}]
             });
         }
-        match dependent.get_mut(&name) {
-            // Two flattened fields share the member: both requirements.
-            Some(existing) => {
-                let both = Value::Array(vec![existing.take(), required]);
-                *existing = Value::Object(Map::from_iter([("allOf".to_owned(), both)]));
-            }
-            None => {
-                dependent.insert(name, required);
-            }
-        }
+        // Two flattened fields share the member: both requirements.
+        add_dependent_schema(object, &name, required);
     }
 }
 
