@@ -405,18 +405,25 @@ fn leave_to_the_map(schema: &mut Value, place: Place, form: &Value, claimed: &[S
 /// what it reads only when it reads a whole: the whole checks of one object
 /// are read together ([`crate::validate::whole`]).
 fn kept_elsewhere(annotator: &Annotator<'_>, takes: bool) -> Option<Vec<String>> {
-    let (around, beside) = annotator.kept();
     let mut kept = Vec::new();
-    let keeping = around
-        .iter()
-        .chain(beside.iter().filter(|other| !(other.after && takes)));
-    for other in keeping {
+    for other in seeing(annotator, takes) {
         match &other.keeps {
             Members::Any => return None,
             Members::Named(names) => kept.extend(names.iter().cloned()),
         }
     }
     Some(kept)
+}
+
+/// The other flattened fields that see the members the type being
+/// annotated reads: those of the objects around, and those beside it but
+/// the ones after it when it `takes` what it reads (serde's flattening
+/// hands a struct its members first).
+fn seeing<'a>(annotator: &'a Annotator<'_>, takes: bool) -> impl Iterator<Item = &'a Sibling> {
+    let (around, beside) = annotator.kept();
+    around
+        .iter()
+        .chain(beside.iter().filter(move |other| !(other.after && takes)))
 }
 
 /// Puts [`WHOLE`] on the object at `place`, naming a new entry of the
@@ -435,11 +442,7 @@ fn read_whole_at(
         return;
     };
     let within = annotator.wholes_within().collect();
-    let takes = reader.reading.takes();
-    let (around, beside) = annotator.kept();
-    let by_tag = around
-        .iter()
-        .chain(beside.iter().filter(|other| !(other.after && takes)))
+    let by_tag = seeing(annotator, reader.reading.takes())
         .filter_map(|other| other.by_tag.clone())
         .collect();
     let read = WholeRead::new(reader, annotator.claimed().to_vec(), members, kept, within)
