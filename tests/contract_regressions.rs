@@ -4518,3 +4518,142 @@ mod an_alias_read_by_a_later_flattened_struct {
         assert!(Holds::from_model(lossy).is_err());
     }
 }
+
+/// Found by generated seed 39: a flattened `Option` of a struct that itself
+/// flattens a map, before a flattened map. schemars keeps the first field's
+/// value schema for the members no one names (the `Option`'s `u32`), but
+/// the later map reads every such member, and the `Option` is `None` when
+/// one is no `u32`: the map's value schema is the one that holds.
+mod a_map_after_an_option_that_reads_a_map {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Counts {
+        pub named: BTreeMap<String, Vec<String>>,
+        #[serde(flatten)]
+        pub counts: BTreeMap<String, u32>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Labels {
+        pub q: u32,
+        #[serde(flatten)]
+        pub counts: Option<Counts>,
+        #[serde(flatten)]
+        pub labels: BTreeMap<String, String>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct LabelsFirst {
+        pub q: u32,
+        #[serde(flatten)]
+        pub labels: BTreeMap<String, String>,
+        #[serde(flatten)]
+        pub counts: Option<Counts>,
+    }
+
+    #[test]
+    fn holds_the_members_to_the_map_beside() {
+        for args in [
+            json!({"q": 1, "k": "x y"}),
+            json!({"q": 1, "k": "5", "named": "s"}),
+            json!({"q": 1}),
+        ] {
+            as_serde_reads::<Labels>(args.clone()).unwrap();
+            same::<Labels>(args.clone());
+            as_serde_reads::<LabelsFirst>(args.clone()).unwrap();
+            same::<LabelsFirst>(args);
+        }
+        // The map refuses what is no string, whatever the `Option` reads.
+        for args in [
+            json!({"q": 1, "k": 5}),
+            json!({"q": 1, "named": {"a": ["s"]}, "k": 5}),
+        ] {
+            assert!(serde_json::from_value::<Labels>(args.clone()).is_err());
+            assert!(Labels::from_model(args.clone()).is_err());
+            assert!(serde_json::from_value::<LabelsFirst>(args.clone()).is_err());
+            assert!(LabelsFirst::from_model(args).is_err());
+        }
+        rejected_only_at::<Labels>(json!({"q": 1, "k": 5}), "/k");
+    }
+}
+
+/// Found by generated seed 38: an untagged enum flattened before a
+/// flattened `Option` of a map-reading struct. The `Option` sees the
+/// members the enum's variant read and fails on them (it is `None`), but
+/// the variant keeps them: which variant serde reads is decided per call,
+/// by the one branch of the union that takes it (each refuses what an
+/// earlier variant reads).
+mod an_untagged_enum_keeps_its_variants_members {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum Shape {
+        Counted { xs: Vec<f64>, n: u32 },
+        Weighted { zs: Vec<Weight>, w: f64 },
+    }
+
+    /// A definition the branch references: the branch is checked against
+    /// the document it is in.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Weight {
+        pub at: f64,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Flags {
+        pub named: BTreeMap<String, bool>,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, bool>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Extra {
+        pub p: f64,
+        #[serde(flatten)]
+        pub flags: Flags,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Plot {
+        pub q: f64,
+        #[serde(flatten)]
+        pub shape: Shape,
+        #[serde(flatten)]
+        pub extra: Option<Extra>,
+    }
+
+    #[test]
+    fn the_variant_serde_reads_keeps_them() {
+        for args in [
+            json!({"q": 1.0, "zs": [{"at": 0.5}], "w": 1.0}),
+            json!({"q": 1.0, "xs": [0.5], "n": 1}),
+        ] {
+            as_serde_reads::<Plot>(args.clone()).unwrap();
+            same::<Plot>(args);
+        }
+        // serde reads `Counted` (`zs` and `w` are dropped, the `Option`
+        // being `None`); with `n` written `900.0`, `Weighted` (`xs`, `n`
+        // dropped); and the `Option`'s own members are dropped.
+        for (args, dropped) in [
+            (
+                json!({"q": 1.0, "xs": [0.5], "n": 1, "zs": [{"at": 1.0}], "w": 1.0}),
+                &["/w", "/zs"][..],
+            ),
+            (
+                json!({"q": 1.0, "xs": [0.5], "n": 900.0, "zs": [{"at": 1.0}], "w": 1.0}),
+                &["/n", "/xs"][..],
+            ),
+            (
+                json!({"q": 1.0, "zs": [{"at": 0.5}], "w": 1.0, "p": 1.0, "named": {}}),
+                &["/named", "/p"][..],
+            ),
+        ] {
+            as_serde_reads::<Plot>(args.clone()).unwrap();
+            let mut pointers = invalid_pointers::<Plot>(args.clone());
+            pointers.sort();
+            assert_eq!(pointers, dropped, "{args}");
+        }
+    }
+}

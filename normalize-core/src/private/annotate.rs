@@ -12,7 +12,7 @@
 use crate::plan::reference::{definition_at, ref_pointer};
 use crate::tool_args::ToolArgs;
 use crate::validate::distinct::{DISTINCT, Distinct, RepeatFn};
-use crate::validate::whole::{ByTag, Members, WholeRead};
+use crate::validate::whole::{ByBranch, ByTag, Members, WholeRead};
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 use std::any::TypeId;
@@ -113,6 +113,13 @@ pub struct Sibling {
     /// For an internally or adjacently tagged enum that is no `Option`,
     /// what it reads by its tag's value.
     pub(crate) by_tag: Option<ByTag>,
+    /// For an untagged enum that is no `Option`, what each variant reads.
+    pub(crate) by_branch: Option<ByBranch>,
+    /// For a map, or a struct flattening one, that is no `Option`: what
+    /// its schema holds the members it does not name to
+    /// (`additionalProperties` and the like). It reads every member left,
+    /// so its value type is what such a member must be.
+    pub(crate) unknown: Option<Map<String, Value>>,
     /// Whether it comes after the field being annotated.
     pub(crate) after: bool,
 }

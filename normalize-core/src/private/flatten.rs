@@ -42,7 +42,7 @@ use super::annotate::{
 };
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
-use crate::validate::whole::{ByTag, Members, Reader, WHOLE, WholeRead};
+use crate::validate::whole::{ByBranch, ByTag, Members, Reader, WHOLE, WholeRead};
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
@@ -85,7 +85,9 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
         kept_elsewhere(annotator, takes)
     };
     let Some(kept) = kept else {
-        leave_to_the_map(schema, place, &whole, annotator.claimed());
+        let (_, beside) = annotator.kept();
+        let keeper = beside.iter().find_map(|other| other.unknown.clone());
+        leave_to_the_map(schema, place, &whole, annotator.claimed(), keeper);
         return;
     };
     let Value::Object(map) = &whole else {
@@ -375,17 +377,36 @@ fn allow_unknown_members(schema: &mut Map<String, Value>) {
 /// `Option<T>` beside it is what the map takes: `T` reads it if it can,
 /// and what `T` refuses the map keeps. schemars merged `T`'s members as
 /// properties of the object, which held them to `T`'s types; they are
-/// left to the map's (the object's `additionalProperties`).
-fn leave_to_the_map(schema: &mut Value, place: Place, form: &Value, claimed: &[String]) {
-    let Some(Value::Object(members)) = form.get("properties") else {
-        return;
-    };
+/// left to the map's (the object's `additionalProperties`). Where `T`
+/// reads a map too, schemars kept the first field's value schema for the
+/// members it does not name: the map beside (`keeper`, its keywords) reads
+/// them all, so its value schema is what they must be.
+fn leave_to_the_map(
+    schema: &mut Value,
+    place: Place,
+    form: &Value,
+    claimed: &[String],
+    keeper: Option<Map<String, Value>>,
+) {
     let Some(object) = locate(schema, place) else {
         return;
     };
     if !takes_any_member(object) {
         return;
     }
+    if let (Some(keeper), Value::Object(form)) = (keeper, form) {
+        if takes_any_member(form) {
+            for keyword in UNKNOWN_MEMBERS {
+                match keeper.get(keyword) {
+                    Some(value) => object.insert(keyword.to_owned(), value.clone()),
+                    None => object.remove(keyword),
+                };
+            }
+        }
+    }
+    let Some(Value::Object(members)) = form.get("properties") else {
+        return;
+    };
     if let Some(Value::Object(properties)) = object.get_mut("properties") {
         for name in members.keys() {
             if !claimed.contains(name) {
@@ -442,11 +463,16 @@ fn read_whole_at(
         return;
     };
     let within = annotator.wholes_within().collect();
-    let by_tag = seeing(annotator, reader.reading.takes())
+    let takes = reader.reading.takes();
+    let by_tag = seeing(annotator, takes)
         .filter_map(|other| other.by_tag.clone())
         .collect();
+    let by_branch = seeing(annotator, takes)
+        .filter_map(|other| other.by_branch.clone())
+        .collect();
     let read = WholeRead::new(reader, annotator.claimed().to_vec(), members, kept, within)
-        .kept_by_tag(by_tag);
+        .kept_by_tag(by_tag)
+        .kept_by_branch(by_branch);
     let Some(object) = locate(schema, place) else {
         return;
     };
@@ -461,14 +487,17 @@ fn read_whole_at(
 /// those every variant reads (an internally tagged enum's tag), and for an
 /// externally tagged enum the variant names (serde's flattening hands it
 /// the first member so named): the variant read keeps the rest, which a
-/// tagged enum says by its tag's value ([`ByTag`]).
+/// tagged enum says by its tag's value ([`ByTag`]) and an untagged one by
+/// the branch of its union that takes the call ([`ByBranch`]). A map that
+/// is no `Option` also says what the members it does not name must be
+/// (see [`Sibling::unknown`]).
 pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
     annotator: &mut Annotator<'_>,
-) -> (Members, Option<ByTag>) {
+) -> Kept {
     use super::flattened_read::{Reading, reading_of};
     if F::_schemars_private_is_option() {
         // An `Option` keeps only what it reads whole: validation decides.
-        return (Members::Named(Vec::new()), None);
+        return Kept::named(Vec::new());
     }
     let variants = match reading_of::<F>() {
         Reading::Enum(variants) => variants,
@@ -487,14 +516,81 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
                 .or(form.as_object())
                 .cloned();
             let Some(target) = target else {
-                return (Members::Named(kept), None);
+                return Kept::named(kept);
             };
             kept.extend(required_by_every_branch(&target));
-            (Members::Named(kept), by_tag(&target, generator))
+            let by_tag = by_tag(&target, generator);
+            let by_branch = (by_tag.is_none() && variants.is_empty())
+                .then(|| by_branch(&target, generator))
+                .flatten();
+            Kept {
+                by_tag,
+                by_branch,
+                ..Kept::named(kept)
+            }
         } else {
-            (members_of(&form, generator), None)
+            let members = members_of(&form, generator);
+            let unknown = (members == Members::Any).then(|| unknown_members(&form));
+            Kept {
+                members,
+                by_tag: None,
+                by_branch: None,
+                unknown,
+            }
         }
     })
+}
+
+/// What a flattened type keeps whenever it reads (see [`kept_by`]).
+pub(crate) struct Kept {
+    members: Members,
+    by_tag: Option<ByTag>,
+    by_branch: Option<ByBranch>,
+    /// See [`Sibling::unknown`].
+    unknown: Option<Map<String, Value>>,
+}
+
+impl Kept {
+    fn named(names: Vec<String>) -> Kept {
+        Kept {
+            members: Members::Named(names),
+            by_tag: None,
+            by_branch: None,
+            unknown: None,
+        }
+    }
+}
+
+/// The keywords of an object schema that say what members it does not
+/// name must be.
+const UNKNOWN_MEMBERS: [&str; 3] = [
+    "additionalProperties",
+    "patternProperties",
+    "unevaluatedProperties",
+];
+
+/// Those keywords of `form` (a map's or a struct's flattened form).
+fn unknown_members(form: &Value) -> Map<String, Value> {
+    UNKNOWN_MEMBERS
+        .iter()
+        .filter_map(|keyword| Some(((*keyword).to_owned(), form.get(*keyword)?.clone())))
+        .collect()
+}
+
+/// What an untagged enum's union reads, variant by variant: the members
+/// each branch names (its properties and the definitions they reference).
+fn by_branch(
+    union: &Map<String, Value>,
+    generator: &mut schemars::SchemaGenerator,
+) -> Option<ByBranch> {
+    let branches = ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|keyword| union.get(*keyword).and_then(Value::as_array))?;
+    let variants = branches
+        .iter()
+        .map(|branch| members_of(branch, generator))
+        .collect();
+    Some(ByBranch { variants })
 }
 
 /// What a tagged enum's union reads by its tag's value: each branch names
@@ -738,7 +834,7 @@ pub struct Flattened(Option<FlattenedFns>);
 #[derive(Clone, Copy)]
 struct FlattenedFns {
     claim: fn(&mut Annotator<'_>),
-    kept: fn(&mut Annotator<'_>) -> (Members, Option<ByTag>),
+    kept: fn(&mut Annotator<'_>) -> Kept,
     rewrite: fn(&mut Value, &mut Annotator<'_>, Place, Annotate<'_>, Option<Reader>),
     relax: fn(&mut Value, &mut Annotator<'_>, Place),
 }
@@ -777,13 +873,15 @@ impl Flattened {
     /// This type as a sibling of another flattened field (see [`Sibling`]):
     /// what it keeps, and whether it comes `after` that one.
     pub fn sibling(self, annotator: &mut Annotator<'_>, after: bool) -> Sibling {
-        let (keeps, by_tag) = match self.0 {
+        let kept = match self.0 {
             Some(fns) => (fns.kept)(annotator),
-            None => (Members::Named(Vec::new()), None),
+            None => Kept::named(Vec::new()),
         };
         Sibling {
-            keeps,
-            by_tag,
+            keeps: kept.members,
+            by_tag: kept.by_tag,
+            by_branch: kept.by_branch,
+            unknown: kept.unknown,
             after,
         }
     }

@@ -96,6 +96,16 @@ fn table_entries<T: Clone>(table: &[T], value: &Value) -> Option<Vec<T>> {
     }
 }
 
+/// The validator's options with [`WRITTEN_AS_INTEGER`] checked, the one
+/// keyword of ours that needs no table.
+pub(super) fn integer_options() -> jsonschema::ValidationOptions<'static> {
+    jsonschema::options().with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
+        let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
+            Box::new(WrittenAsInteger(value == &Value::Bool(true)));
+        Ok(keyword)
+    })
+}
+
 /// A schema the validator cannot be built from (not a valid JSON Schema, or
 /// a reference that does not resolve locally).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -134,15 +144,17 @@ impl Validator {
         wholes: Vec<whole::WholeRead>,
         repeats: Vec<distinct::Distinct>,
     ) -> Result<Validator, ValidatorBuildError> {
-        let mut options = jsonschema::options().with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
-            let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
-                Box::new(WrittenAsInteger(value == &Value::Bool(true)));
-            Ok(keyword)
-        });
+        let mut options = integer_options();
         if !wholes.is_empty() {
+            // Entries that ask which branch of an untagged union beside
+            // reads the call check it against the document.
+            let document = wholes
+                .iter()
+                .any(whole::WholeRead::reads_branches)
+                .then(|| std::sync::Arc::new(schema.clone()));
             options = options.with_keyword(whole::WHOLE, move |parent, value, _| {
                 let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
-                    Box::new(whole::keyword(&wholes, parent, value)?);
+                    Box::new(whole::keyword(&wholes, parent, value, document.as_deref())?);
                 Ok(keyword)
             });
         }

@@ -66,6 +66,10 @@ pub struct WholeRead {
     /// The tagged enums beside the type (no `Option`) that see what it
     /// drops: each keeps the members of the variant its tag names.
     by_tag: Vec<ByTag>,
+    /// The untagged enums beside the type (no `Option`) that see what it
+    /// drops, each with its union's branches as the object's schema holds
+    /// them (checked once the validator is built).
+    by_branch: Vec<(ByBranch, Option<Branches>)>,
 }
 
 /// What a flattened internally or adjacently tagged enum reads, by the
@@ -92,6 +96,134 @@ impl ByTag {
                 Members::Any => true,
                 Members::Named(names) => names.iter().any(|n| n == name),
             })
+    }
+}
+
+/// What a flattened untagged enum reads: serde reads the first variant
+/// that reads the members left (taking none), and keeps what that one
+/// reads. The union's branches in the object's schema say which one it
+/// is: each refuses what an earlier variant reads ([`crate::untagged`]),
+/// so in a call the schema takes, the one branch that takes it is the
+/// variant serde reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ByBranch {
+    /// The members each variant reads, in declaration order.
+    pub(crate) variants: Vec<Members>,
+}
+
+/// A [`ByBranch`] union's branches, compiled. Each is checked without the
+/// keywords that need a table (this one, `x-toolargs-distinct`): a call
+/// the whole schema takes is taken by the branch serde reads, and by no
+/// earlier one, as the earlier ones' readings (which leave those keywords
+/// out) refuse it.
+#[derive(Clone)]
+struct Branches(std::sync::Arc<[jsonschema::Validator]>);
+
+impl std::fmt::Debug for Branches {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Branches({})", self.0.len())
+    }
+}
+
+impl Branches {
+    /// The branches of the union in `parent` whose members are those of
+    /// `by_branch`, compiled against `document` (the schema `parent` is
+    /// in); `None` when no one union matches, or one cannot be compiled
+    /// (the enum then keeps nothing, and the check refuses more).
+    fn find(
+        by_branch: &ByBranch,
+        parent: &Map<String, Value>,
+        document: &Value,
+    ) -> Option<Branches> {
+        let mut unions = Vec::new();
+        union_branches(parent, &mut unions, 0);
+        let mut matching = unions.into_iter().filter(|branches| {
+            branches.len() == by_branch.variants.len()
+                && branches
+                    .iter()
+                    .zip(&by_branch.variants)
+                    .all(|(branch, members)| declares(branch, members))
+                && branches
+                    .iter()
+                    .any(|branch| branch.get("properties").is_some())
+        });
+        let branches = matching.next()?;
+        if matching.next().is_some() {
+            return None;
+        }
+        let mut root = document.clone();
+        if let Value::Object(map) = &mut root {
+            map.remove("$schema");
+        }
+        rebase(&mut root);
+        let checks = branches
+            .iter()
+            .map(|branch| {
+                let mut branch = branch.clone();
+                rebase(&mut branch);
+                let mut entry = Map::new();
+                if let Some(draft) = document.get("$schema") {
+                    entry.insert("$schema".to_owned(), draft.clone());
+                }
+                entry.insert(REBASED.to_owned(), root.clone());
+                entry.insert("allOf".to_owned(), Value::Array(vec![branch]));
+                super::integer_options().build(&Value::Object(entry)).ok()
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Branches(checks.into()))
+    }
+
+    /// Which branch takes `instance`, if one does.
+    fn taking(&self, instance: &Value) -> Option<usize> {
+        self.0.iter().position(|check| check.is_valid(instance))
+    }
+}
+
+/// Where a branch's own document keeps the schema it was taken from.
+const REBASED: &str = "x-toolargs-document";
+
+/// Points the same-document references in `schema` into [`REBASED`].
+fn rebase(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get_mut("$ref") {
+                if let Some(pointer) = reference.strip_prefix('#') {
+                    *reference = format!("#/{REBASED}{pointer}");
+                }
+            }
+            map.values_mut().for_each(rebase);
+        }
+        Value::Array(items) => items.iter_mut().for_each(rebase),
+        _ => {}
+    }
+}
+
+/// The unions of `parent` (its `anyOf` or `oneOf`, and those of the parts
+/// of its `allOf`, where schemars puts a second flattened enum).
+fn union_branches<'p>(parent: &'p Map<String, Value>, found: &mut Vec<&'p [Value]>, depth: usize) {
+    for keyword in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = parent.get(keyword) {
+            found.push(branches);
+        }
+    }
+    if depth < 4 {
+        if let Some(Value::Array(parts)) = parent.get("allOf") {
+            for part in parts.iter().filter_map(Value::as_object) {
+                union_branches(part, found, depth + 1);
+            }
+        }
+    }
+}
+
+/// Whether `branch` names `members` among its properties (a branch
+/// written as a reference, or one that reads any member, matches any).
+fn declares(branch: &Value, members: &Members) -> bool {
+    let Some(Value::Object(properties)) = branch.get("properties") else {
+        return true;
+    };
+    match members {
+        Members::Any => true,
+        Members::Named(names) => names.iter().all(|name| properties.contains_key(name)),
     }
 }
 
@@ -213,7 +345,47 @@ impl WholeRead {
             index: 0,
             within,
             by_tag: Vec::new(),
+            by_branch: Vec::new(),
         }
+    }
+
+    /// The entry, with the untagged enums beside the type that keep what
+    /// it drops (see [`ByBranch`]).
+    pub(crate) fn kept_by_branch(mut self, by_branch: Vec<ByBranch>) -> WholeRead {
+        self.by_branch = by_branch.into_iter().map(|b| (b, None)).collect();
+        self
+    }
+
+    /// Whether the entry asks an untagged enum beside which variant reads.
+    pub(crate) fn reads_branches(&self) -> bool {
+        !self.by_branch.is_empty()
+    }
+
+    /// Whether an untagged enum beside keeps the member `name` of
+    /// `instance`: the variant its branch that takes `instance` reads.
+    /// `picks` holds each enum's branch once asked.
+    fn kept_by_branch_of(
+        &self,
+        instance: &Value,
+        picks: &mut Vec<Option<Option<usize>>>,
+        name: &str,
+    ) -> bool {
+        picks.resize(self.by_branch.len(), None);
+        self.by_branch
+            .iter()
+            .zip(picks.iter_mut())
+            .any(|((by_branch, branches), pick)| {
+                let Some(branches) = branches else {
+                    return false;
+                };
+                let taking = *pick.get_or_insert_with(|| branches.taking(instance));
+                taking
+                    .and_then(|at| by_branch.variants.get(at))
+                    .is_some_and(|members| match members {
+                        Members::Any => true,
+                        Members::Named(names) => names.iter().any(|n| n == name),
+                    })
+            })
     }
 
     /// The entry, with the tagged enums beside the type that keep what it
@@ -300,12 +472,21 @@ pub(crate) fn relax_for_readings(raw: &mut Value, table: &[WholeRead]) {
 /// what one drops, another that reads it, and reads its own members
 /// whole, keeps (unless the one that drops it took it first). With `first`,
 /// only whether there is one.
-fn failures(entries: &[WholeRead], object: &Map<String, Value>, first: bool) -> Vec<Failure> {
+fn failures(
+    entries: &[WholeRead],
+    instance: &Value,
+    object: &Map<String, Value>,
+    first: bool,
+) -> Vec<Failure> {
     let mut outcomes: Vec<Option<bool>> = vec![None; entries.len()];
     let mut found = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         let mut dropped = entry.counted.sent(object);
         dropped.retain(|name| !entry.by_tag.iter().any(|by_tag| by_tag.keeps(object, name)));
+        if !dropped.is_empty() && entry.reads_branches() {
+            let mut picks = Vec::new();
+            dropped.retain(|name| !entry.kept_by_branch_of(instance, &mut picks, name));
+        }
         if dropped.is_empty() {
             continue;
         }
@@ -397,7 +578,7 @@ impl<'i> jsonschema::Keyword<'i> for WholeKeyword {
         let Value::Object(object) = instance else {
             return true;
         };
-        failures(&self.0, object, true).is_empty()
+        failures(&self.0, instance, object, true).is_empty()
     }
 
     fn iter_errors(
@@ -407,7 +588,7 @@ impl<'i> jsonschema::Keyword<'i> for WholeKeyword {
         let Value::Object(object) = instance else {
             return Box::new(std::iter::empty());
         };
-        let errors: Vec<_> = failures(&self.0, object, false)
+        let errors: Vec<_> = failures(&self.0, instance, object, false)
             .into_iter()
             .map(Failure::into_error)
             .collect();
@@ -417,15 +598,23 @@ impl<'i> jsonschema::Keyword<'i> for WholeKeyword {
 
 /// The keyword's entries at one object (`parent`, as the document holds
 /// it), from the table: `value` is the array of indices the derive wrote.
+/// `document` is the schema `parent` is in, when an entry asks an untagged
+/// enum which variant reads.
 pub(super) fn keyword(
     table: &[WholeRead],
     parent: &Map<String, Value>,
     value: &Value,
+    document: Option<&Value>,
 ) -> Result<WholeKeyword, jsonschema::ValidationError<'static>> {
     let entries = value.is_array().then(|| super::table_entries(table, value));
     let entries = entries.flatten().map(|mut entries| {
         for entry in &mut entries {
             entry.counted.leave_aliases_out(parent);
+            if let Some(document) = document {
+                for (by_branch, branches) in &mut entry.by_branch {
+                    *branches = Branches::find(by_branch, parent, document);
+                }
+            }
         }
         entries
     });
