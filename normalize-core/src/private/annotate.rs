@@ -124,6 +124,20 @@ pub struct Sibling {
     pub(crate) after: bool,
 }
 
+impl Sibling {
+    /// A field that keeps `names` (and nothing per call), before the one
+    /// being annotated.
+    pub(crate) fn named(names: Vec<String>) -> Sibling {
+        Sibling {
+            keeps: Members::Named(names),
+            by_tag: None,
+            by_branch: None,
+            unknown: None,
+            after: false,
+        }
+    }
+}
+
 /// Resolves the definitions of the `ToolArgs` types a document contains,
 /// through the generator that wrote it.
 pub struct Annotator<'g> {
@@ -811,9 +825,6 @@ pub(crate) fn is_alias_group(branches: &[Value]) -> bool {
     })
 }
 
-/// Declares each alias of `wire` as a property with the field's schema
-/// (marked [`ALIAS_OF`]), and, when the field is required, requires one of
-/// its names instead of the wire name alone.
 /// serde refuses a field sent under two of its names (`duplicate field`):
 /// inside an untagged enum it then reads a later variant, dropping what was
 /// sent. In each group of an object's names for one field (its wire name
@@ -881,6 +892,9 @@ pub(super) fn add_dependent_schema(object: &mut Map<String, Value>, name: &str, 
     }
 }
 
+/// Declares each alias of `wire` as a property with the field's schema
+/// (marked [`ALIAS_OF`]), and, when the field is required, requires one of
+/// its names instead of the wire name alone.
 fn declare_aliases(object: &mut Map<String, Value>, wire: &str, aliases: &[&str]) {
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
         return;

@@ -480,7 +480,8 @@ fn read_whole_at(
     push_index(object, WHOLE, index);
 }
 
-/// What the flattened type `F` keeps whenever it reads at all: all it
+/// What the flattened type `F` keeps whenever it reads at all (as a
+/// [`Sibling`] before the field being annotated): all it
 /// reads, for a struct or a map (its form a plain object); for a union (an
 /// enum, itself or the definition a newtype references), the members named
 /// beside the union (a struct's own fields when it flattens an enum) and
@@ -493,11 +494,11 @@ fn read_whole_at(
 /// (see [`Sibling::unknown`]).
 pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
     annotator: &mut Annotator<'_>,
-) -> Kept {
+) -> Sibling {
     use super::flattened_read::{Reading, reading_of};
     if F::_schemars_private_is_option() {
         // An `Option` keeps only what it reads whole: validation decides.
-        return Kept::named(Vec::new());
+        return Sibling::named(Vec::new());
     }
     let variants = match reading_of::<F>() {
         Reading::Enum(variants) => variants,
@@ -516,49 +517,28 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
                 .or(form.as_object())
                 .cloned();
             let Some(target) = target else {
-                return Kept::named(kept);
+                return Sibling::named(kept);
             };
             kept.extend(required_by_every_branch(&target));
             let by_tag = by_tag(&target, generator);
             let by_branch = (by_tag.is_none() && variants.is_empty())
                 .then(|| by_branch(&target, generator))
                 .flatten();
-            Kept {
+            Sibling {
                 by_tag,
                 by_branch,
-                ..Kept::named(kept)
+                ..Sibling::named(kept)
             }
         } else {
             let members = members_of(&form, generator);
             let unknown = (members == Members::Any).then(|| unknown_members(&form));
-            Kept {
-                members,
-                by_tag: None,
-                by_branch: None,
+            Sibling {
+                keeps: members,
                 unknown,
+                ..Sibling::named(Vec::new())
             }
         }
     })
-}
-
-/// What a flattened type keeps whenever it reads (see [`kept_by`]).
-pub(crate) struct Kept {
-    members: Members,
-    by_tag: Option<ByTag>,
-    by_branch: Option<ByBranch>,
-    /// See [`Sibling::unknown`].
-    unknown: Option<Map<String, Value>>,
-}
-
-impl Kept {
-    fn named(names: Vec<String>) -> Kept {
-        Kept {
-            members: Members::Named(names),
-            by_tag: None,
-            by_branch: None,
-            unknown: None,
-        }
-    }
 }
 
 /// The keywords of an object schema that say what members it does not
@@ -577,15 +557,20 @@ fn unknown_members(form: &Value) -> Map<String, Value> {
         .collect()
 }
 
+/// The branches of a union (its `oneOf` or `anyOf`).
+fn branches_of(union: &Map<String, Value>) -> Option<&Vec<Value>> {
+    ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|keyword| union.get(*keyword).and_then(Value::as_array))
+}
+
 /// What an untagged enum's union reads, variant by variant: the members
 /// each branch names (its properties and the definitions they reference).
 fn by_branch(
     union: &Map<String, Value>,
     generator: &mut schemars::SchemaGenerator,
 ) -> Option<ByBranch> {
-    let branches = ["oneOf", "anyOf"]
-        .iter()
-        .find_map(|keyword| union.get(*keyword).and_then(Value::as_array))?;
+    let branches = branches_of(union)?;
     let variants = branches
         .iter()
         .map(|branch| members_of(branch, generator))
@@ -599,9 +584,7 @@ fn by_branch(
 /// its properties and the definitions they reference name). `None` for an
 /// untagged or externally tagged enum (no shared tag).
 fn by_tag(union: &Map<String, Value>, generator: &mut schemars::SchemaGenerator) -> Option<ByTag> {
-    let branches = ["oneOf", "anyOf"]
-        .iter()
-        .find_map(|keyword| union.get(*keyword).and_then(Value::as_array))?;
+    let branches = branches_of(union)?;
     let mut tag: Option<String> = None;
     let mut variants = Vec::new();
     for branch in branches {
@@ -635,9 +618,7 @@ fn by_tag(union: &Map<String, Value>, generator: &mut schemars::SchemaGenerator)
 /// or adjacently tagged enum): whichever variant serde reads, it reads
 /// them. None where a branch requires nothing (or is no object schema).
 fn required_by_every_branch(union: &Map<String, Value>) -> Vec<String> {
-    let branches = ["oneOf", "anyOf"]
-        .iter()
-        .find_map(|keyword| union.get(*keyword).and_then(Value::as_array));
+    let branches = branches_of(union);
     let Some((first, rest)) = branches.and_then(|branches| branches.split_first()) else {
         return Vec::new();
     };
@@ -834,7 +815,7 @@ pub struct Flattened(Option<FlattenedFns>);
 #[derive(Clone, Copy)]
 struct FlattenedFns {
     claim: fn(&mut Annotator<'_>),
-    kept: fn(&mut Annotator<'_>) -> Kept,
+    kept: fn(&mut Annotator<'_>) -> Sibling,
     rewrite: fn(&mut Value, &mut Annotator<'_>, Place, Annotate<'_>, Option<Reader>),
     relax: fn(&mut Value, &mut Annotator<'_>, Place),
 }
@@ -875,15 +856,9 @@ impl Flattened {
     pub fn sibling(self, annotator: &mut Annotator<'_>, after: bool) -> Sibling {
         let kept = match self.0 {
             Some(fns) => (fns.kept)(annotator),
-            None => Kept::named(Vec::new()),
+            None => Sibling::named(Vec::new()),
         };
-        Sibling {
-            keeps: kept.members,
-            by_tag: kept.by_tag,
-            by_branch: kept.by_branch,
-            unknown: kept.unknown,
-            after,
-        }
+        Sibling { after, ..kept }
     }
 
     /// Rewrites the object at `place`, which flattens this type (see

@@ -151,7 +151,7 @@ impl Validator {
             let document = wholes
                 .iter()
                 .any(whole::WholeRead::reads_branches)
-                .then(|| std::sync::Arc::new(schema.clone()));
+                .then(|| std::sync::Arc::new(whole::Document::new(schema)));
             options = options.with_keyword(whole::WHOLE, move |parent, value, _| {
                 let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
                     Box::new(whole::keyword(&wholes, parent, value, document.as_deref())?);

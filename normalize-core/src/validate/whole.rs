@@ -133,7 +133,7 @@ impl Branches {
     fn find(
         by_branch: &ByBranch,
         parent: &Map<String, Value>,
-        document: &Value,
+        document: &Document,
     ) -> Option<Branches> {
         let mut unions = Vec::new();
         union_branches(parent, &mut unions, 0);
@@ -151,24 +151,9 @@ impl Branches {
         if matching.next().is_some() {
             return None;
         }
-        let mut root = document.clone();
-        if let Value::Object(map) = &mut root {
-            map.remove("$schema");
-        }
-        rebase(&mut root);
         let checks = branches
             .iter()
-            .map(|branch| {
-                let mut branch = branch.clone();
-                rebase(&mut branch);
-                let mut entry = Map::new();
-                if let Some(draft) = document.get("$schema") {
-                    entry.insert("$schema".to_owned(), draft.clone());
-                }
-                entry.insert(REBASED.to_owned(), root.clone());
-                entry.insert("allOf".to_owned(), Value::Array(vec![branch]));
-                super::integer_options().build(&Value::Object(entry)).ok()
-            })
+            .map(|branch| document.compile(branch))
             .collect::<Option<Vec<_>>>()?;
         Some(Branches(checks.into()))
     }
@@ -179,8 +164,42 @@ impl Branches {
     }
 }
 
+/// The schema a validator is built from, as each branch's own document
+/// holds it: under [`REBASED`], its same-document references pointing
+/// there. Made once per validator.
+pub(super) struct Document {
+    root: Value,
+    draft: Option<Value>,
+}
+
 /// Where a branch's own document keeps the schema it was taken from.
 const REBASED: &str = "x-toolargs-document";
+
+impl Document {
+    pub(super) fn new(schema: &Value) -> Document {
+        let mut root = schema.clone();
+        let draft = match &mut root {
+            Value::Object(map) => map.remove("$schema"),
+            _ => None,
+        };
+        rebase(&mut root);
+        Document { root, draft }
+    }
+
+    /// `branch` (taken from the schema) compiled on its own, its
+    /// references resolved in the schema.
+    fn compile(&self, branch: &Value) -> Option<jsonschema::Validator> {
+        let mut branch = branch.clone();
+        rebase(&mut branch);
+        let mut entry = Map::new();
+        if let Some(draft) = &self.draft {
+            entry.insert("$schema".to_owned(), draft.clone());
+        }
+        entry.insert(REBASED.to_owned(), self.root.clone());
+        entry.insert("allOf".to_owned(), Value::Array(vec![branch]));
+        super::integer_options().build(&Value::Object(entry)).ok()
+    }
+}
 
 /// Points the same-document references in `schema` into [`REBASED`].
 fn rebase(schema: &mut Value) {
@@ -472,12 +491,10 @@ pub(crate) fn relax_for_readings(raw: &mut Value, table: &[WholeRead]) {
 /// what one drops, another that reads it, and reads its own members
 /// whole, keeps (unless the one that drops it took it first). With `first`,
 /// only whether there is one.
-fn failures(
-    entries: &[WholeRead],
-    instance: &Value,
-    object: &Map<String, Value>,
-    first: bool,
-) -> Vec<Failure> {
+fn failures(entries: &[WholeRead], instance: &Value, first: bool) -> Vec<Failure> {
+    let Value::Object(object) = instance else {
+        return Vec::new();
+    };
     let mut outcomes: Vec<Option<bool>> = vec![None; entries.len()];
     let mut found = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
@@ -575,20 +592,14 @@ impl<'i> jsonschema::Keyword<'i> for WholeKeyword {
     }
 
     fn is_valid(&self, instance: &'i Value) -> bool {
-        let Value::Object(object) = instance else {
-            return true;
-        };
-        failures(&self.0, instance, object, true).is_empty()
+        failures(&self.0, instance, true).is_empty()
     }
 
     fn iter_errors(
         &self,
         instance: &'i Value,
     ) -> Box<dyn Iterator<Item = jsonschema::ValidationError<'i>> + 'i> {
-        let Value::Object(object) = instance else {
-            return Box::new(std::iter::empty());
-        };
-        let errors: Vec<_> = failures(&self.0, instance, object, false)
+        let errors: Vec<_> = failures(&self.0, instance, false)
             .into_iter()
             .map(Failure::into_error)
             .collect();
@@ -604,7 +615,7 @@ pub(super) fn keyword(
     table: &[WholeRead],
     parent: &Map<String, Value>,
     value: &Value,
-    document: Option<&Value>,
+    document: Option<&Document>,
 ) -> Result<WholeKeyword, jsonschema::ValidationError<'static>> {
     let entries = value.is_array().then(|| super::table_entries(table, value));
     let entries = entries.flatten().map(|mut entries| {
