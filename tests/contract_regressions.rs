@@ -4657,3 +4657,93 @@ mod an_untagged_enum_keeps_its_variants_members {
         }
     }
 }
+
+/// Found by the generated types (seed 123): an enum beside a flattened
+/// `Option` of a map-reading type keeps its variant's members, and serde's
+/// variant reads each field under its aliases too. The aliases a type
+/// deriving `ToolArgs` declares were not among the members recorded from
+/// schemars' schema, so a field sent under its alias was taken for one of
+/// the `Option`'s (a false rejection).
+mod a_variant_beside_an_option_reads_its_aliases {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Counted {
+        pub x: u32,
+        #[serde(flatten)]
+        pub m: BTreeMap<String, bool>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "k")]
+    pub enum Tagged {
+        P {
+            #[serde(alias = "pp", alias = "ppp")]
+            p: BTreeMap<String, i64>,
+        },
+        Q,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum Untagged {
+        R {
+            #[serde(alias = "rr")]
+            r: u32,
+        },
+        S {
+            s: String,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct ByTag {
+        pub a: u32,
+        #[serde(flatten)]
+        pub counted: Option<Counted>,
+        #[serde(flatten)]
+        pub tagged: Tagged,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct ByBranch {
+        pub a: u32,
+        #[serde(flatten)]
+        pub untagged: Untagged,
+        #[serde(flatten)]
+        pub counted: Option<Counted>,
+    }
+
+    #[test]
+    fn a_tagged_variant() {
+        for args in [
+            json!({"a": 1, "k": "P", "ppp": {"n": -3}}),
+            json!({"a": 1, "k": "P", "pp": {}}),
+            json!({"a": 1, "k": "P", "p": {"n": 2}}),
+        ] {
+            let read: ByTag = serde_json::from_value(args.clone()).unwrap();
+            assert_eq!(read.counted, None, "{args}");
+            assert_eq!(
+                ByTag::from_model(args.clone()).unwrap().value,
+                read,
+                "{args}"
+            );
+        }
+        // Another variant does not read the alias: the `Option` drops it.
+        let lossy = json!({"a": 1, "k": "Q", "pp": {}});
+        as_serde_reads::<ByTag>(lossy.clone()).unwrap();
+        assert_eq!(invalid_pointers::<ByTag>(lossy), ["/pp"]);
+    }
+
+    #[test]
+    fn an_untagged_variant() {
+        let args = json!({"a": 1, "rr": 4});
+        let read: ByBranch = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(read.untagged, Untagged::R { r: 4 });
+        assert_eq!(ByBranch::from_model(args).unwrap().value, read);
+        // serde reads `S`: nothing reads `rr`.
+        let lossy = json!({"a": 1, "rr": 4.5, "s": "x"});
+        as_serde_reads::<ByBranch>(lossy.clone()).unwrap();
+        assert_eq!(invalid_pointers::<ByBranch>(lossy), ["/rr"]);
+    }
+}

@@ -97,6 +97,30 @@ impl ByTag {
                 Members::Named(names) => names.iter().any(|n| n == name),
             })
     }
+
+    /// Adds to each variant's members the aliases its branch in `parent`
+    /// declares for them (a type deriving `ToolArgs` declares them, after
+    /// this was recorded from schemars' schema, which does not see them):
+    /// serde's variant reads a field under any of its names.
+    fn add_aliases(&mut self, parent: &Map<String, Value>) {
+        let mut unions = Vec::new();
+        union_branches(parent, &mut unions, 0);
+        for branch in unions.into_iter().flatten().filter_map(Value::as_object) {
+            let value = branch
+                .get("properties")
+                .and_then(|properties| properties.get(&self.tag))
+                .and_then(|tag| tag.get("const"))
+                .and_then(Value::as_str);
+            let Some(value) = value else {
+                continue;
+            };
+            for (variant, members) in &mut self.variants {
+                if variant == value {
+                    members.add_aliases(branch);
+                }
+            }
+        }
+    }
 }
 
 /// What a flattened untagged enum reads: serde reads the first variant
@@ -131,7 +155,7 @@ impl Branches {
     /// in); `None` when no one union matches, or one cannot be compiled
     /// (the enum then keeps nothing, and the check refuses more).
     fn find(
-        by_branch: &ByBranch,
+        by_branch: &mut ByBranch,
         parent: &Map<String, Value>,
         document: &Document,
     ) -> Option<Branches> {
@@ -150,6 +174,11 @@ impl Branches {
         let branches = matching.next()?;
         if matching.next().is_some() {
             return None;
+        }
+        for (members, branch) in by_branch.variants.iter_mut().zip(branches) {
+            if let Some(branch) = branch.as_object() {
+                members.add_aliases(branch);
+            }
         }
         let checks = branches
             .iter()
@@ -254,6 +283,49 @@ pub enum Members {
     /// These names (a struct's fields and their aliases, an enum's variants,
     /// tags and fields).
     Named(Vec<String>),
+}
+
+impl Members {
+    /// Adds the names `branch` (a variant's schema) declares as aliases
+    /// of these members ([`ALIAS_OF`](crate::__private::ALIAS_OF)), in its
+    /// properties and those of the parts it is made of (a struct flattened
+    /// into the variant).
+    fn add_aliases(&mut self, branch: &Map<String, Value>) {
+        let Members::Named(names) = self else {
+            return;
+        };
+        let mut aliases = Vec::new();
+        aliases_in(branch, &mut aliases, 0);
+        for (alias, wire) in aliases {
+            if names.iter().any(|name| name == wire) && !names.iter().any(|name| name == alias) {
+                names.push(alias.to_owned());
+            }
+        }
+    }
+}
+
+/// The aliases `schema` declares (alias, name), in its properties and
+/// those of its `allOf`, `anyOf` and `oneOf` parts.
+fn aliases_in<'s>(
+    schema: &'s Map<String, Value>,
+    found: &mut Vec<(&'s str, &'s str)>,
+    depth: usize,
+) {
+    if let Some(Value::Object(properties)) = schema.get("properties") {
+        found.extend(properties.iter().filter_map(|(name, member)| {
+            let wire = member.get(crate::__private::ALIAS_OF)?.as_str()?;
+            Some((name.as_str(), wire))
+        }));
+    }
+    if depth < 4 {
+        for keyword in ["allOf", "anyOf", "oneOf"] {
+            if let Some(Value::Array(parts)) = schema.get(keyword) {
+                for part in parts.iter().filter_map(Value::as_object) {
+                    aliases_in(part, found, depth + 1);
+                }
+            }
+        }
+    }
 }
 
 /// A set of members, as looked for in an object.
@@ -621,6 +693,9 @@ pub(super) fn keyword(
     let entries = entries.flatten().map(|mut entries| {
         for entry in &mut entries {
             entry.counted.leave_aliases_out(parent);
+            for by_tag in &mut entry.by_tag {
+                by_tag.add_aliases(parent);
+            }
             if let Some(document) = document {
                 for (by_branch, branches) in &mut entry.by_branch {
                     *branches = Branches::find(by_branch, parent, document);
