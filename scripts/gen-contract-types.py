@@ -51,6 +51,16 @@ EXCLUDED = """\
 """
 
 LEAVES = ["u32", "i64", "bool", "String", "f64"]
+# `--wide` draws these too, and the shapes `Generator.wide_type` lists; the
+# committed seeds are drawn without it (and stay byte for byte).
+WIDE_LEAVES = ["u8", "i8", "u16", "u64", "usize", "f32", "char", "serde_json::Value"]
+SET_LEAVES = ["u32", "i64", "String", "char", "u8"]
+# Numbers and strings a leaf is damaged with under `--wide` ("edge"): the
+# ends of the integer types, past them, and floats every float type holds
+# exactly or none does (a decimal such as 0.1 only approximates an `f32`).
+EDGES = [255, 256, -1, -128, -129, 127, 128, 65535, 65536, 4294967296,
+         18446744073709551615, 18446744073709551616, -9223372036854775809,
+         1e40, -1e40, 1e300, 1.5, -0.0, 2.0, "ab", "\u00e9", "\U0001f600", ""]
 ALIAS = "__a"
 
 
@@ -76,6 +86,20 @@ def kebab(name):
     return name.replace("_", "-")
 
 
+def case_variant(name, rule):
+    """A variant's name under an enum's `rename_all`, as serde renames it."""
+    if rule == "lowercase":
+        return name.lower()
+    if rule == "UPPERCASE":
+        return name.upper()
+    out = ""
+    for i, ch in enumerate(name):
+        if i > 0 and ch.isupper():
+            out += "_"
+        out += ch.lower()
+    return out
+
+
 class Field:
     def __init__(self, rust, ty):
         self.rust = rust
@@ -85,13 +109,14 @@ class Field:
         self.rename = None
         self.default = False
         self.flatten = False
+        self.skip = False
 
 
 class Variant:
     def __init__(self, rust, kind, ty=None, fields=None):
         self.rust = rust
         self.wire = rust
-        self.kind = kind  # unit | newtype | struct
+        self.kind = kind  # unit | newtype | struct | tuple (--wide)
         self.ty = ty
         self.fields = fields or []
         self.aliases = []
@@ -101,7 +126,7 @@ class Def:
     """A named type: a struct or an enum."""
 
     def __init__(self, kind, name, module):
-        self.kind = kind  # struct | enum
+        self.kind = kind  # struct | enum | newtype | tuple | unit (the last three: --wide)
         self.name = name
         self.module = module
         self.toolargs = True
@@ -113,13 +138,16 @@ class Def:
         self.content = None
         self.variants = []
         self.generic = False  # struct G<T> { ..., the field of type T }
+        self.items = []  # the types of a newtype or tuple struct
+        self.variant_case = None  # enum `rename_all` (--wide)
 
     def path(self):
         return "crate::%s::%s" % (self.module, self.name) if self.module else "crate::" + self.name
 
 
 # Types are tuples: ("leaf", name) | ("opt", t) | ("vec", t) | ("map", t)
-# | ("box", t) | ("named", Def) | ("inst", Def, t) (a generic with its argument).
+# | ("box", t) | ("named", Def) | ("inst", Def, t) (a generic with its argument)
+# and, with `--wide`: ("set", leaf) | ("arr", t) (`[T; 2]`) | ("tup", a, b).
 
 
 def rust_type(t):
@@ -138,6 +166,12 @@ def rust_type(t):
         return t[1].path()
     if kind == "inst":
         return "%s<%s>" % (t[1].path(), rust_type(t[2]))
+    if kind == "set":
+        return "BTreeSet<%s>" % rust_type(t[1])
+    if kind == "arr":
+        return "[%s; 2]" % rust_type(t[1])
+    if kind == "tup":
+        return "(%s, %s)" % (rust_type(t[1]), rust_type(t[2]))
     raise ValueError(t)
 
 
@@ -160,8 +194,11 @@ def has_flat_option(d, seen=None):
 
 
 class Generator:
-    def __init__(self, rng):
+    def __init__(self, rng, wide=False):
         self.rng = rng
+        self.wide = wide
+        # Names of `#[serde(skip)]` fields (--wide): sent as damage.
+        self.skipped = []
         self.names = Namer()
         self.defs = []
         self.type_names = {}
@@ -175,10 +212,12 @@ class Generator:
     # ---- drawing types ----
 
     def leaf(self):
-        return ("leaf", self.rng.choice(LEAVES))
+        return ("leaf", self.rng.choice(LEAVES + WIDE_LEAVES if self.wide else LEAVES))
 
     def value_type(self, depth, toolargs_context):
         """A field's type (not flattened)."""
+        if self.wide and depth < 3 and self.rng.random() < 0.2:
+            return self.wide_type(depth, toolargs_context)
         r = self.rng.random()
         if depth >= 3 or r < 0.35:
             return self.leaf()
@@ -193,6 +232,28 @@ class Generator:
         if r < 0.72 and toolargs_context:
             return ("inst", self.generic_def(), self.value_type(depth + 1, False))
         return ("named", self.named(depth + 1, toolargs_context))
+
+    def wide_type(self, depth, toolargs_context):
+        """The shapes only `--wide` draws: sets, arrays, tuples, and newtype,
+        tuple and unit structs."""
+        kind = self.rng.choice(["set", "arr", "tup", "newtype", "tuple", "unit"])
+        if kind == "set":
+            return ("set", ("leaf", self.rng.choice(SET_LEAVES)))
+        if kind == "arr":
+            return ("arr", self.value_type(depth + 1, toolargs_context))
+        if kind == "tup":
+            return ("tup", self.value_type(depth + 1, toolargs_context),
+                    self.value_type(depth + 1, toolargs_context))
+        module = self.rng.choice([None, "m1"])
+        d = Def(kind, self.type_name({"newtype": "Id", "tuple": "Pair", "unit": "Nothing"}[kind],
+                                     module), module)
+        d.toolargs = toolargs_context and self.rng.random() < 0.75
+        self.defs.append(d)
+        if kind == "newtype":
+            d.items = [self.value_type(depth + 1, d.toolargs)]
+        elif kind == "tuple":
+            d.items = [self.value_type(depth + 1, d.toolargs) for _ in range(2)]
+        return ("named", d)
 
     def generic_def(self):
         for d in self.defs:
@@ -234,7 +295,12 @@ class Generator:
             d.rename_all = self.rng.choice(["camelCase", "kebab-case"])
         if not any(f.flatten for f in d.fields) and self.rng.random() < 0.2:
             d.deny = True
+        if self.wide and self.rng.random() < 0.15:
+            f = Field(self.names.field() + "_skipped", ("leaf", self.rng.choice(["u32", "String"])))
+            f.skip = True
+            d.fields.insert(self.rng.randint(0, len(d.fields)), f)
         self.rename_fields(d.fields, d.rename_all)
+        self.skipped += [f.wire for f in d.fields if f.skip]
 
     def rename_fields(self, fields, rename_all):
         for f in fields:
@@ -301,11 +367,16 @@ class Generator:
         for _ in range(count):
             name = "V%s" % self.names.key().upper()
             kinds = ["unit", "newtype", "struct", "struct"]
+            if self.wide and d.repr != "internal":
+                kinds.append("tuple")
             if object_only and d.repr == "untagged":
                 kinds = ["struct"]
             kind = self.rng.choice(kinds)
             if kind == "unit":
                 v = Variant(name, "unit")
+            elif kind == "tuple":
+                v = Variant(name, "tuple")
+                v.items = [self.value_type(depth + 1, d.toolargs) for _ in range(2)]
             elif kind == "newtype":
                 if d.repr == "internal" or (no_map and self.rng.random() < 0.5):
                     ty = ("named", self.named(depth + 1, d.toolargs, kind="struct", no_map=no_map))
@@ -328,6 +399,12 @@ class Generator:
                 v.wire = name.lower()
             v.aliases = ["%s%s1" % (v.wire, ALIAS)] if v.aliases else []
             d.variants.append(v)
+        if self.wide and d.repr != "untagged" and self.rng.random() < 0.25:
+            d.variant_case = self.rng.choice(["lowercase", "UPPERCASE", "snake_case"])
+            for v in d.variants:
+                if v.wire == v.rust:
+                    v.wire = case_variant(v.rust, d.variant_case)
+                    v.aliases = ["%s%s1" % (v.wire, ALIAS)] if v.aliases else []
 
     # ---- roots ----
 
@@ -356,10 +433,16 @@ class Generator:
             attrs.append('tag = "%s", content = "%s"' % (d.tag, d.content))
         if d.repr == "untagged":
             attrs.append("untagged")
+        if d.variant_case:
+            attrs.append('rename_all = "%s"' % d.variant_case)
         if attrs:
             out.append("#[serde(%s)]" % ", ".join(attrs))
         generic = "<T>" if d.generic else ""
-        if d.kind == "struct":
+        if d.kind in ("newtype", "tuple"):
+            out.append("pub struct %s(%s);" % (d.name, ", ".join("pub " + rust_type(t) for t in d.items)))
+        elif d.kind == "unit":
+            out.append("pub struct %s;" % d.name)
+        elif d.kind == "struct":
             out.append("pub struct %s%s {" % (d.name, generic))
             for f in d.fields:
                 self.write_field(f, out, "    ")
@@ -377,6 +460,8 @@ class Generator:
                     out.append("    %s," % v.rust)
                 elif v.kind == "newtype":
                     out.append("    %s(%s)," % (v.rust, rust_type(v.ty)))
+                elif v.kind == "tuple":
+                    out.append("    %s(%s)," % (v.rust, ", ".join(rust_type(t) for t in v.items)))
                 else:
                     out.append("    %s {" % v.rust)
                     for f in v.fields:
@@ -393,6 +478,8 @@ class Generator:
             attrs.append("default")
         if f.flatten:
             attrs.append("flatten")
+        if f.skip:
+            attrs.append("skip")
         if attrs:
             out.append("%s#[serde(%s)]" % (indent, ", ".join(attrs)))
         ty = "T" if f.ty[0] == "param" else rust_type(f.ty)
@@ -413,9 +500,29 @@ class Generator:
                 return self.rng.randint(-900, 900)
             if name == "bool":
                 return self.rng.random() < 0.5
-            if name == "f64":
+            if name in ("f64", "f32"):
                 return self.rng.choice([0.5, -2.25, 3.0, 10.75])
+            if name == "u8":
+                return self.rng.choice([0, 1, 200, 255])
+            if name == "i8":
+                return self.rng.choice([-128, -5, 0, 127])
+            if name == "u16":
+                return self.rng.choice([0, 300, 65535])
+            if name == "u64":
+                return self.rng.choice([0, 7, 2**53 + 1, 2**64 - 1])
+            if name == "usize":
+                return self.rng.randint(0, 900)
+            if name == "char":
+                return self.rng.choice(["a", "Z", "\u00e9", " ", "\U0001f600"])
+            if name == "serde_json::Value":
+                return self.rng.choice([None, 1, -2.5, "v", True, [1, "a"], {"k": [None]}, {}])
             return self.string()
+        if kind == "set":
+            return sorted({self.value(t[1], alias) for _ in range(self.rng.randint(0, 3))})
+        if kind == "arr":
+            return [self.value(t[1], alias) for _ in range(2)]
+        if kind == "tup":
+            return [self.value(t[1], alias), self.value(t[2], alias)]
         if kind == "opt":
             return None if self.rng.random() < 0.3 else self.value(t[1], alias)
         if kind == "vec":
@@ -455,6 +562,8 @@ class Generator:
                 if isinstance(part, dict):
                     out.update(part)
                 continue
+            if f.skip:
+                continue
             if f.default and self.rng.random() < 0.3:
                 continue
             out[self.name_of(f.wire, f.aliases, alias)] = self.value(ty, alias)
@@ -463,12 +572,20 @@ class Generator:
     def def_value(self, d, arg, alias):
         if d.kind == "struct":
             return self.fields_value(d.fields, arg, alias)
+        if d.kind == "newtype":
+            return self.value(d.items[0], alias)
+        if d.kind == "tuple":
+            return [self.value(t, alias) for t in d.items]
+        if d.kind == "unit":
+            return None
         v = self.rng.choice(d.variants)
         name = self.name_of(v.wire, v.aliases, alias)
         if v.kind == "unit":
             content = None
         elif v.kind == "newtype":
             content = self.value(v.ty, alias)
+        elif v.kind == "tuple":
+            content = [self.value(t, alias) for t in v.items]
         else:
             content = self.fields_value(v.fields, None, alias)
         if d.repr == "external":
@@ -497,6 +614,16 @@ class Generator:
                 self.objects(v, out)
         return out
 
+    def arrays(self, value, out):
+        if isinstance(value, list):
+            out.append(value)
+            for v in value:
+                self.arrays(v, out)
+        elif isinstance(value, dict):
+            for v in value.values():
+                self.arrays(v, out)
+        return out
+
     def leaves(self, value, out, holder=None, key=None):
         if isinstance(value, dict):
             for k, v in value.items():
@@ -522,6 +649,18 @@ class Generator:
                 return False
             self.rng.choice(objects)["zz_%s" % self.names.key()] = 1
             return True
+        if how == "skipped":
+            if not objects or not self.skipped:
+                return False
+            self.rng.choice(objects)[self.rng.choice(self.skipped)] = 1
+            return True
+        if how == "dup":
+            arrays = [a for a in self.arrays(value, []) if a]
+            if not arrays:
+                return False
+            a = self.rng.choice(arrays)
+            a.append(json.loads(json.dumps(self.rng.choice(a))))
+            return True
         if how == "twice":
             candidates = [(o, k) for o in objects for k in o if k.endswith(ALIAS + "1")]
             if not candidates:
@@ -539,6 +678,9 @@ class Generator:
                 return False
             holder[key] = float(old)
             return True
+        if how == "edge":
+            holder[key] = self.rng.choice([c for c in EDGES if c != old or type(c) is not type(old)])
+            return True
         choices = ["7", 7, -3, 2.5, True, None, [], {}]
         holder[key] = self.rng.choice([c for c in choices if c != old or type(c) is not type(old)])
         return True
@@ -551,9 +693,11 @@ def main():
     parser.add_argument("--calls", type=int, default=24)
     parser.add_argument("--check-path", default="support/generated_check.rs",
                         help="the judge, relative to the file written")
+    parser.add_argument("--wide", action="store_true",
+                        help="draw the shapes WIDE_LEAVES and Generator.wide_type list too")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    gen = Generator(rng)
+    gen = Generator(rng, args.wide)
     roots = [gen.root(i) for i in range(args.types)]
     calls = []
     for root in roots:
@@ -563,7 +707,10 @@ def main():
                 break
             alias = rng.choice([0.0, 0.0, 0.5])
             value = gen.def_value(root, None, alias)
-            how = rng.choice(["none", "none", "drop", "unknown", "type", "float", "twice"])
+            hows = ["none", "none", "drop", "unknown", "type", "float", "twice"]
+            if args.wide:
+                hows += ["edge", "edge", "dup", "skipped"]
+            how = rng.choice(hows)
             if how != "none" and not gen.damage(value, how):
                 continue
             text = json.dumps(value, separators=(",", ":"))
@@ -573,8 +720,8 @@ def main():
             calls.append((root.name, how, text))
 
     out = []
-    out.append("//! Generated by `scripts/gen-contract-types.py --seed %d --types %d --calls %d`:"
-               % (args.seed, args.types, args.calls))
+    out.append("//! Generated by `scripts/gen-contract-types.py --seed %d --types %d --calls %d%s`:"
+               % (args.seed, args.types, args.calls, " --wide" if args.wide else ""))
     out.append("//! do not edit. Random types and calls, serde the judge (see the script).")
     out.append("#![allow(dead_code, non_camel_case_types, clippy::all)]")
     out.append("")
@@ -583,7 +730,7 @@ def main():
     out.append("")
     out.append("use schemars::JsonSchema;")
     out.append("use serde::{Deserialize, Serialize};")
-    out.append("use std::collections::BTreeMap;")
+    out.append("use std::collections::{BTreeMap, BTreeSet};" if args.wide else "use std::collections::BTreeMap;")
     out.append("use toolargs::ToolArgs;")
     out.append("")
     by_module = {}
