@@ -4747,3 +4747,70 @@ mod a_variant_beside_an_option_reads_its_aliases {
         assert_eq!(invalid_pointers::<ByBranch>(lossy), ["/rr"]);
     }
 }
+
+/// Found by the generated types (seed 103): the untagged keeper inside a
+/// type that is itself flattened as an `Option`. There the enum's union
+/// carries the `Option`'s "none of it" branch after its own, so it was not
+/// recognised, and the variant kept only the members every variant
+/// requires (a field with a default, sent, was taken for the inner
+/// `Option`'s: a false rejection).
+mod an_untagged_enum_inside_an_option {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Counted {
+        pub x: bool,
+        #[serde(flatten)]
+        pub m: BTreeMap<String, u32>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Inner {
+        #[serde(default)]
+        pub d: u32,
+        pub e: bool,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum Shape {
+        V {
+            s: String,
+            #[serde(flatten)]
+            inner: Inner,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Top {
+        pub a: u32,
+        #[serde(flatten)]
+        pub counted: Option<Counted>,
+        #[serde(flatten)]
+        pub shape: Shape,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Outer {
+        pub b: String,
+        #[serde(flatten)]
+        pub top: Option<Top>,
+    }
+
+    #[test]
+    fn the_variant_keeps_its_fields() {
+        for args in [
+            json!({"b": "q", "a": 1, "s": "x", "d": 5, "e": true}),
+            json!({"b": "q"}),
+        ] {
+            as_serde_reads::<Outer>(args.clone()).unwrap();
+            same::<Outer>(args);
+        }
+        // `d` left to its default.
+        same::<Outer>(json!({"b": "q", "a": 1, "s": "x", "e": false}));
+        // Without `e` no variant reads: `Top` is `None`, all of it dropped.
+        let lossy = json!({"b": "q", "a": 1, "s": "x", "d": 5});
+        as_serde_reads::<Outer>(lossy.clone()).unwrap();
+        assert!(Outer::from_model(lossy).is_err());
+    }
+}

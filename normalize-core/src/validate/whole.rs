@@ -161,16 +161,25 @@ impl Branches {
     ) -> Option<Branches> {
         let mut unions = Vec::new();
         union_branches(parent, &mut unions, 0);
-        let mut matching = unions.into_iter().filter(|branches| {
-            branches.len() == by_branch.variants.len()
-                && branches
-                    .iter()
-                    .zip(&by_branch.variants)
-                    .all(|(branch, members)| declares(branch, members))
-                && branches
+        let variants = by_branch.variants.len();
+        // The enum's own union, or, where its type is flattened as an
+        // `Option` in turn, that union with the `Option`'s "none of it"
+        // branch after it (`{"not": ...}`), which no variant reads.
+        let mut matching = unions
+            .into_iter()
+            .filter_map(|branches| {
+                let (own, after) = branches.split_at_checked(variants)?;
+                after.iter().all(negation_alone).then_some(own)
+            })
+            .filter(|branches| {
+                branches
                     .iter()
                     .any(|branch| branch.get("properties").is_some())
-        });
+                    && branches
+                        .iter()
+                        .zip(&by_branch.variants)
+                        .all(|(branch, members)| declares(branch, members))
+            });
         let branches = matching.next()?;
         if matching.next().is_some() {
             return None;
@@ -261,6 +270,13 @@ fn union_branches<'p>(parent: &'p Map<String, Value>, found: &mut Vec<&'p [Value
             }
         }
     }
+}
+
+/// Whether `branch` is a `not` alone.
+fn negation_alone(branch: &Value) -> bool {
+    branch
+        .as_object()
+        .is_some_and(|map| map.len() == 1 && map.contains_key("not"))
 }
 
 /// Whether `branch` names `members` among its properties (a branch
