@@ -4814,3 +4814,87 @@ mod an_untagged_enum_inside_an_option {
         assert!(Outer::from_model(lossy).is_err());
     }
 }
+
+/// Found by the `--wide` generated types (seed 7): a struct that flattens
+/// an enum and a map, after a flattened `Option` that reads every member.
+/// The struct was taken for an enum, keeping only its own fields; its map
+/// reads every member left (a false rejection).
+mod a_struct_flattening_an_enum_and_a_map {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Counted {
+        pub x: bool,
+        #[serde(flatten)]
+        pub m: BTreeMap<String, f64>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "k")]
+    pub enum Tagged {
+        P { p: u32 },
+        Q,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Part {
+        pub a: u32,
+        #[serde(flatten)]
+        pub tagged: Tagged,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, Value>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Root {
+        pub b: String,
+        #[serde(flatten)]
+        pub counted: Option<Counted>,
+        #[serde(flatten)]
+        pub part: Part,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum Shape {
+        S { s: f64 },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Numbers {
+        pub a: u32,
+        #[serde(flatten)]
+        pub shape: Shape,
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, f64>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Strict {
+        pub b: String,
+        #[serde(flatten)]
+        pub counted: Option<Counted>,
+        #[serde(flatten)]
+        pub numbers: Numbers,
+    }
+
+    #[test]
+    fn its_map_keeps_what_the_option_drops() {
+        for args in [
+            json!({"b": "q", "a": 1, "k": "Q", "z": 10.75}),
+            json!({"b": "q", "a": 1, "k": "P", "p": 2, "z": [true]}),
+        ] {
+            let read: Root = serde_json::from_value(args.clone()).unwrap();
+            assert_eq!(read.counted, None);
+            assert_eq!(Root::from_model(args).unwrap().value, read);
+        }
+        let args = json!({"b": "q", "a": 1, "s": 1.5, "z": 2.5});
+        let read: Strict = serde_json::from_value(args.clone()).unwrap();
+        assert_eq!(read.counted, None);
+        assert_eq!(Strict::from_model(args).unwrap().value, read);
+        // What the map refuses, serde refuses too.
+        let refused = json!({"b": "q", "a": 1, "s": 1.5, "z": "text"});
+        assert!(serde_json::from_value::<Strict>(refused.clone()).is_err());
+        assert!(Strict::from_model(refused).is_err());
+    }
+}

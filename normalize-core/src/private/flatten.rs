@@ -506,7 +506,12 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
     };
     annotator.with_generator(|generator| {
         let form = schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value();
-        if is_union(&form, generator) {
+        // A struct that flattens an enum and a map: the map reads every
+        // member left, whichever variant the enum reads. (A newtype's
+        // reference may carry `unevaluatedProperties: true`: not a map.)
+        let takes_any = newtype_definition(&form, generator.definitions()).is_none()
+            && form.as_object().is_some_and(takes_any_member);
+        if is_union(&form, generator) && !takes_any {
             let mut kept: Vec<String> = form
                 .get("properties")
                 .and_then(Value::as_object)
