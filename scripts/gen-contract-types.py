@@ -47,7 +47,9 @@ EXCLUDED = """\
 - map keys other than strings; `#[tool_args(open)]` (a chosen loss);
 - aliases in types that derive only `JsonSchema` (undeclared there);
 - field names shared by two types flattened into one object (every field
-  name is drawn once).
+  name is drawn once);
+- (`--wide`) a flattened map of `serde_json::Value`: before a flattened
+  `Option`, still lossy.
 """
 
 LEAVES = ["u32", "i64", "bool", "String", "f64"]
@@ -329,7 +331,10 @@ class Generator:
         r = self.rng.random()
         optional = r < 0.45 and toolargs
         if r < 0.15 and not no_map and not any(s.flatten and s.ty[0] == "map" for s in siblings):
-            f = Field(self.names.field(), ("map", self.leaf()))
+            leaf = self.leaf()
+            while leaf[1] == "serde_json::Value":
+                leaf = self.leaf()
+            f = Field(self.names.field(), ("map", leaf))
             f.flatten = True
             return f
         kind = self.rng.choice(["struct", "struct", "enum"])
