@@ -25,8 +25,14 @@ holding several):
     python3 scripts/gen-contract-types.py --seed 11 \
         --check-path ../support/generated_check.rs > tests/generated/seed_11.rs
 
-Run with another seed (and `--types`, `--calls`) to explore; CI runs the file
-as committed.
+`--wide` draws more shapes and damages (`WIDE_LEAVES`, `Generator.wide_type`,
+`EDGES`); `tests/generated/wide_2.rs` is one such seed:
+
+    python3 scripts/gen-contract-types.py --seed 2 --wide \
+        --check-path ../support/generated_check.rs > tests/generated/wide_2.rs
+
+Run with another seed (and `--types`, `--calls`, `--wide`) to explore; CI runs the
+files as committed.
 """
 
 import argparse
