@@ -4898,3 +4898,71 @@ mod a_struct_flattening_an_enum_and_a_map {
         assert!(Strict::from_model(refused).is_err());
     }
 }
+
+/// Found by the `--wide` generated types (seed 28), a silent loss: a
+/// flattened map beside a flattened adjacently (or externally) tagged enum
+/// reads the members of the object holding the enum, never those of a
+/// variant's own object. It was taken to keep the members of a flattened
+/// `Option` inside the variant, whose checks were then left out: `545.0`
+/// for an integer made serde drop the `Option`, and the call was accepted.
+mod a_map_beside_an_enum_never_sees_its_variants_object {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Inner {
+        #[serde(default)]
+        pub a: u32,
+        pub b: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent {
+        V {
+            x: u32,
+            #[serde(flatten)]
+            o: Option<Inner>,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum External {
+        W {
+            x: u32,
+            #[serde(flatten)]
+            o: Option<Inner>,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithAdjacent {
+        pub y: u32,
+        #[serde(flatten)]
+        pub e: Adjacent,
+        #[serde(flatten)]
+        pub m: BTreeMap<String, u8>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithExternal {
+        pub y: u32,
+        #[serde(flatten)]
+        pub m: BTreeMap<String, Value>,
+        #[serde(flatten)]
+        pub e: External,
+    }
+
+    #[test]
+    fn the_options_checks_stay() {
+        let lossy = json!({"y": 0, "t": "V", "c": {"x": 1, "a": 545.0, "b": 2}});
+        let read: WithAdjacent = serde_json::from_value(lossy.clone()).unwrap();
+        assert_eq!(read.e, Adjacent::V { x: 1, o: None });
+        assert_eq!(invalid_pointers::<WithAdjacent>(lossy), ["/c/a"]);
+        same::<WithAdjacent>(json!({"y": 0, "t": "V", "c": {"x": 1, "a": 5, "b": 2}}));
+
+        let lossy = json!({"y": 0, "W": {"x": 1, "a": 545.0, "b": 2}});
+        let read: WithExternal = serde_json::from_value(lossy.clone()).unwrap();
+        assert_eq!(read.e, External::W { x: 1, o: None });
+        assert_eq!(invalid_pointers::<WithExternal>(lossy), ["/W/a"]);
+    }
+}
