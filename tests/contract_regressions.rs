@@ -4952,6 +4952,46 @@ mod a_map_beside_an_enum_never_sees_its_variants_object {
         pub e: External,
     }
 
+    /// The `Option` one flattening further in, and the map before the enum.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Mid {
+        pub x: u32,
+        #[serde(flatten)]
+        pub o: Option<Inner>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Deeper {
+        V {
+            #[serde(flatten)]
+            mid: Mid,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithDeeper {
+        pub y: u32,
+        #[serde(flatten)]
+        pub m: BTreeMap<String, Value>,
+        #[serde(flatten)]
+        pub e: Deeper,
+    }
+
+    #[test]
+    fn one_flattening_further_in() {
+        let lossy = json!({"y": 0, "t": "V", "c": {"x": 1, "a": 545.0, "b": 2}});
+        let read: WithDeeper = serde_json::from_value(lossy.clone()).unwrap();
+        assert_eq!(
+            read.e,
+            Deeper::V {
+                mid: Mid { x: 1, o: None }
+            }
+        );
+        assert_eq!(invalid_pointers::<WithDeeper>(lossy), ["/c/a"]);
+        same::<WithDeeper>(json!({"y": 0, "t": "V", "c": {"x": 1, "b": 2}}));
+    }
+
     #[test]
     fn the_options_checks_stay() {
         let lossy = json!({"y": 0, "t": "V", "c": {"x": 1, "a": 545.0, "b": 2}});

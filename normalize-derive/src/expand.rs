@@ -460,8 +460,21 @@ impl Gen<'_> {
                     });
                 // What this struct reads itself never reaches the flattened
                 // type, nor any type that type flattens.
+                // An externally or adjacently tagged variant's fields are
+                // members of an object of its own: what the objects around
+                // claim and keep never reaches them.
+                let own_object = matches!(field.place, Place::External(_) | Place::Adjacent { .. });
+                let (enter, leave) = if own_object {
+                    (
+                        quote!(let __object = __annotator.enter_object();),
+                        quote!(__annotator.leave_object(__object);),
+                    )
+                } else {
+                    (TokenStream::new(), TokenStream::new())
+                };
                 calls.push(quote_spanned! {at(ty)=>
                     let __others = [#(#others),*];
+                    #enter
                     let __claimed = __annotator.claim(&[#(#own),*]);
                     #repeats
                     __annotator.keep(__others);
@@ -510,6 +523,7 @@ impl Gen<'_> {
                 calls.push(quote! {
                     __annotator.release_kept();
                     __annotator.release(__claimed);
+                    #leave
                 });
                 if field.place == Place::Struct {
                     // serde hands a member to the first flattened field that

@@ -162,6 +162,11 @@ pub struct Annotator<'g> {
     /// fields start (the last are those beside the field being annotated),
     /// and how long the table of wholes was.
     levels: Vec<(usize, usize)>,
+    /// One per [`Annotator::enter_object`] in force: how many names were
+    /// claimed and fields kept when the fields being annotated became
+    /// members of an object of their own (an externally or adjacently
+    /// tagged variant's), which those never reach.
+    objects: Vec<(usize, usize)>,
     /// How the map and set fields met so far read their entries: the table
     /// the document's `x-toolargs-distinct` keywords index.
     repeats: Vec<Distinct>,
@@ -182,8 +187,24 @@ impl<'g> Annotator<'g> {
             wholes: Vec::new(),
             kept: Vec::new(),
             levels: Vec::new(),
+            objects: Vec::new(),
             repeats: Vec::new(),
         }
+    }
+
+    /// Notes that the next fields annotated are members of an object of
+    /// their own (an externally or adjacently tagged variant's, inside the
+    /// object holding the enum): the names claimed and the fields kept so
+    /// far are of the objects around, and never see them. Until
+    /// [`Annotator::leave_object`] with what this returns.
+    pub fn enter_object(&mut self) -> usize {
+        self.objects.push((self.claimed.len(), self.kept.len()));
+        self.objects.len() - 1
+    }
+
+    /// Ends what [`Annotator::enter_object`] began.
+    pub fn leave_object(&mut self, depth: usize) {
+        self.objects.truncate(depth);
     }
 
     /// Notes what the other flattened fields of the object read, while the
@@ -207,7 +228,9 @@ impl<'g> Annotator<'g> {
     /// after).
     pub(crate) fn kept(&self) -> (&[Sibling], &[Sibling]) {
         let start = self.levels.last().map_or(0, |&(start, _)| start);
-        self.kept.split_at(start.min(self.kept.len()))
+        let (around, beside) = self.kept.split_at(start.min(self.kept.len()));
+        let floor = self.objects.last().map_or(0, |&(_, kept)| kept);
+        (&around[floor.min(around.len())..], beside)
     }
 
     /// Adds `read` to the table of flattened `Option` fields; its index.
@@ -246,9 +269,11 @@ impl<'g> Annotator<'g> {
         self.claimed.truncate(before);
     }
 
-    /// The names the flattening structs around read themselves.
+    /// The names the flattening structs around read themselves (those of
+    /// the object the fields being annotated are members of).
     pub(crate) fn claimed(&self) -> &[String] {
-        &self.claimed
+        let floor = self.objects.last().map_or(0, |&(claimed, _)| claimed);
+        &self.claimed[floor.min(self.claimed.len())..]
     }
 
     /// Notes that a flattened field of type `F` comes before the next ones:
@@ -342,10 +367,12 @@ impl<'g> Annotator<'g> {
         let claimed = std::mem::take(&mut self.claimed);
         let kept = std::mem::take(&mut self.kept);
         let levels = std::mem::take(&mut self.levels);
+        let objects = std::mem::take(&mut self.objects);
         T::__annotate(&mut definition, self);
         self.claimed = claimed;
         self.kept = kept;
         self.levels = levels;
+        self.objects = objects;
         if let Some(slot) = self.generator.definitions_mut().get_mut(&name) {
             *slot = definition;
         }

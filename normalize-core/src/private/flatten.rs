@@ -78,13 +78,11 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
     // take), nothing of `T` is; the names one reads are not required of `T`
     // nor counted as dropped.
     let takes = read.is_none_or(|reader| reader.reading.takes());
-    // A map of the objects around never sees the members of a variant's
-    // own object (see `seeing`).
-    let everything = !own_object(place) && annotator.claimed().iter().any(|n| n == EVERYTHING);
+    let everything = annotator.claimed().iter().any(|n| n == EVERYTHING);
     let kept = if everything {
         None
     } else {
-        kept_elsewhere(annotator, takes, place)
+        kept_elsewhere(annotator, takes)
     };
     let Some(kept) = kept else {
         let (_, beside) = annotator.kept();
@@ -427,9 +425,9 @@ fn leave_to_the_map(
 /// before it kept what it read. A field that is itself an `Option` keeps
 /// what it reads only when it reads a whole: the whole checks of one object
 /// are read together ([`crate::validate::whole`]).
-fn kept_elsewhere(annotator: &Annotator<'_>, takes: bool, place: Place) -> Option<Vec<String>> {
+fn kept_elsewhere(annotator: &Annotator<'_>, takes: bool) -> Option<Vec<String>> {
     let mut kept = Vec::new();
-    for other in seeing(annotator, takes, place) {
+    for other in seeing(annotator, takes) {
         match &other.keeps {
             Members::Any => return None,
             Members::Named(names) => kept.extend(names.iter().cloned()),
@@ -439,27 +437,15 @@ fn kept_elsewhere(annotator: &Annotator<'_>, takes: bool, place: Place) -> Optio
 }
 
 /// The other flattened fields that see the members the type being
-/// annotated reads: those of the objects around (unless the type is
-/// flattened at `place` into an object of its own), and those beside it
+/// annotated reads: those of the objects around (up to the object its
+/// members are in, see [`Annotator::enter_object`]), and those beside it
 /// but the ones after it when it `takes` what it reads (serde's flattening
 /// hands a struct its members first).
-fn seeing<'a>(
-    annotator: &'a Annotator<'_>,
-    takes: bool,
-    place: Place,
-) -> impl Iterator<Item = &'a Sibling> {
+fn seeing<'a>(annotator: &'a Annotator<'_>, takes: bool) -> impl Iterator<Item = &'a Sibling> {
     let (around, beside) = annotator.kept();
-    let around = if own_object(place) { &[][..] } else { around };
     around
         .iter()
         .chain(beside.iter().filter(move |other| !(other.after && takes)))
-}
-
-/// Whether fields at `place` are members of an object of their own: an
-/// externally or adjacently tagged variant's, inside the object holding
-/// the enum, where the flattened fields beside the enum never look.
-fn own_object(place: Place) -> bool {
-    matches!(place, Place::External(_) | Place::Adjacent { .. })
 }
 
 /// Puts [`WHOLE`] on the object at `place`, naming a new entry of the
@@ -479,10 +465,10 @@ fn read_whole_at(
     };
     let within = annotator.wholes_within().collect();
     let takes = reader.reading.takes();
-    let by_tag = seeing(annotator, takes, place)
+    let by_tag = seeing(annotator, takes)
         .filter_map(|other| other.by_tag.clone())
         .collect();
-    let by_branch = seeing(annotator, takes, place)
+    let by_branch = seeing(annotator, takes)
         .filter_map(|other| other.by_branch.clone())
         .collect();
     let read = WholeRead::new(reader, annotator.claimed().to_vec(), members, kept, within)
