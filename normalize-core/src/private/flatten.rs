@@ -102,8 +102,8 @@ pub(crate) fn flatten_optional<F: JsonSchema>(
         // unevaluated), or a struct flattening a map or an enum: only `T`
         // says all of what it refuses.
         let mut members = annotator.with_generator(|generator| members_of(&whole, generator));
-        if let (Members::Named(names), Some(object)) = (&mut members, place_mut(schema, place)) {
-            add_aliases(object, names);
+        if let Some(object) = place_mut(schema, place) {
+            members.add_aliases(object);
         }
         read_whole_at(schema, annotator, place, members, read, &kept);
         return;
@@ -748,46 +748,6 @@ fn members_of(schema: &Value, generator: &mut schemars::SchemaGenerator) -> Memb
         names.retain(|name| seen.insert(name.clone()));
         Members::Named(names)
     }
-}
-
-/// Adds to `names` (the members of a flattened enum, as schemars wrote
-/// them) the other names serde reads them under, as the enum's annotations
-/// declared them in `object`, where it is flattened: a field alias (a
-/// property [`ALIAS_OF`] a member) and a variant alias of an externally
-/// tagged enum (a branch [`ALIAS_OF`] a member, whose key it holds). serde
-/// hands the flattened type every member it does not claim, under any
-/// name: one sent under an alias is as sent as one under its name.
-fn add_aliases(object: &Value, names: &mut Vec<String>) {
-    fn walk(node: &Value, names: &mut Vec<String>, depth: usize) {
-        let Value::Object(map) = node else {
-            return;
-        };
-        let properties = map.get("properties").and_then(Value::as_object);
-        let branch_of = map.get(ALIAS_OF).and_then(Value::as_str);
-        if let Some(properties) = properties {
-            let mut found = Vec::new();
-            for (name, property) in properties {
-                let alias_of = property.get(ALIAS_OF).and_then(Value::as_str);
-                let of_member =
-                    |wire: Option<&str>| wire.is_some_and(|w| names.iter().any(|n| n == w));
-                if (of_member(alias_of) || of_member(branch_of)) && !names.contains(name) {
-                    found.push(name.clone());
-                }
-            }
-            names.extend(found);
-        }
-        if depth >= 6 {
-            return;
-        }
-        for keyword in ["allOf", "anyOf", "oneOf"] {
-            if let Some(Value::Array(parts)) = map.get(keyword) {
-                for part in parts {
-                    walk(part, names, depth + 1);
-                }
-            }
-        }
-    }
-    walk(object, names, 0);
 }
 
 /// Marks every integer schema written inline in `schema` (items, members,

@@ -92,10 +92,7 @@ impl ByTag {
         self.variants
             .iter()
             .find(|(variant, _)| variant == value)
-            .is_some_and(|(_, members)| match members {
-                Members::Any => true,
-                Members::Named(names) => names.iter().any(|n| n == name),
-            })
+            .is_some_and(|(_, members)| members.holds(name))
     }
 
     /// Adds to each variant's members the aliases its branch in `parent`
@@ -105,7 +102,7 @@ impl ByTag {
     fn add_aliases(&mut self, parent: &Map<String, Value>) {
         let mut unions = Vec::new();
         union_branches(parent, &mut unions, 0);
-        for branch in unions.into_iter().flatten().filter_map(Value::as_object) {
+        for branch in unions.into_iter().flatten() {
             let value = branch
                 .get("properties")
                 .and_then(|properties| properties.get(&self.tag))
@@ -185,9 +182,7 @@ impl Branches {
             return None;
         }
         for (members, branch) in by_branch.variants.iter_mut().zip(branches) {
-            if let Some(branch) = branch.as_object() {
-                members.add_aliases(branch);
-            }
+            members.add_aliases(branch);
         }
         let checks = branches
             .iter()
@@ -302,44 +297,58 @@ pub enum Members {
 }
 
 impl Members {
-    /// Adds the names `branch` (a variant's schema) declares as aliases
-    /// of these members ([`ALIAS_OF`](crate::__private::ALIAS_OF)), in its
-    /// properties and those of the parts it is made of (a struct flattened
-    /// into the variant).
-    fn add_aliases(&mut self, branch: &Map<String, Value>) {
-        let Members::Named(names) = self else {
-            return;
-        };
-        let mut aliases = Vec::new();
-        aliases_in(branch, &mut aliases, 0);
-        for (alias, wire) in aliases {
-            if names.iter().any(|name| name == wire) && !names.iter().any(|name| name == alias) {
-                names.push(alias.to_owned());
-            }
+    /// Whether `name` is among these members.
+    fn holds(&self, name: &str) -> bool {
+        match self {
+            Members::Any => true,
+            Members::Named(names) => names.iter().any(|n| n == name),
         }
     }
-}
 
-/// The aliases `schema` declares (alias, name), in its properties and
-/// those of its `allOf`, `anyOf` and `oneOf` parts.
-fn aliases_in<'s>(
-    schema: &'s Map<String, Value>,
-    found: &mut Vec<(&'s str, &'s str)>,
-    depth: usize,
-) {
-    if let Some(Value::Object(properties)) = schema.get("properties") {
-        found.extend(properties.iter().filter_map(|(name, member)| {
-            let wire = member.get(crate::__private::ALIAS_OF)?.as_str()?;
-            Some((name.as_str(), wire))
-        }));
-    }
-    if depth < 4 {
-        for keyword in ["allOf", "anyOf", "oneOf"] {
-            if let Some(Value::Array(parts)) = schema.get(keyword) {
-                for part in parts.iter().filter_map(Value::as_object) {
-                    aliases_in(part, found, depth + 1);
+    /// Adds the other names serde reads these members under (the members
+    /// of a flattened type, as schemars wrote them), as the type's
+    /// annotations declared them in `schema`, where it is flattened, or in
+    /// a variant's branch: a field alias (a property
+    /// [`ALIAS_OF`](crate::__private::ALIAS_OF) a member) and a variant
+    /// alias of an externally tagged enum (a branch `ALIAS_OF` a member,
+    /// whose key it holds), in the parts `schema` is made of too. serde
+    /// hands the flattened type every member it does not claim, under any
+    /// name: one sent under an alias is as sent as one under its name.
+    pub(crate) fn add_aliases(&mut self, schema: &Value) {
+        fn alias_of(schema: &Value) -> Option<&str> {
+            schema.get(crate::__private::ALIAS_OF)?.as_str()
+        }
+        fn walk(node: &Value, names: &mut Vec<String>, depth: usize) {
+            let Value::Object(map) = node else {
+                return;
+            };
+            let branch_of = alias_of(node);
+            if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+                let of_member =
+                    |wire: Option<&str>| wire.is_some_and(|w| names.iter().any(|n| n == w));
+                let found: Vec<String> = properties
+                    .iter()
+                    .filter(|(name, property)| {
+                        (of_member(alias_of(property)) || of_member(branch_of))
+                            && !names.contains(*name)
+                    })
+                    .map(|(name, _)| name.clone())
+                    .collect();
+                names.extend(found);
+            }
+            if depth >= 6 {
+                return;
+            }
+            for keyword in ["allOf", "anyOf", "oneOf"] {
+                if let Some(Value::Array(parts)) = map.get(keyword) {
+                    for part in parts {
+                        walk(part, names, depth + 1);
+                    }
                 }
             }
+        }
+        if let Members::Named(names) = self {
+            walk(schema, names, 0);
         }
     }
 }
@@ -488,10 +497,7 @@ impl WholeRead {
                 let taking = *pick.get_or_insert_with(|| branches.taking(instance));
                 taking
                     .and_then(|at| by_branch.variants.get(at))
-                    .is_some_and(|members| match members {
-                        Members::Any => true,
-                        Members::Named(names) => names.iter().any(|n| n == name),
-                    })
+                    .is_some_and(|members| members.holds(name))
             })
     }
 
