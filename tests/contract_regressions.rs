@@ -5006,3 +5006,76 @@ mod a_map_beside_an_enum_never_sees_its_variants_object {
         assert_eq!(invalid_pointers::<WithExternal>(lossy), ["/W/a"]);
     }
 }
+
+/// A struct's own field and a member of a struct it flattens share a name:
+/// serde hands the member to the own field, wherever it is declared, and the
+/// flattened struct never sees it. schemars merged the flattened member's
+/// schema over the field's (and wrote the name twice in `required`, which no
+/// validator compiles).
+mod an_own_field_named_like_a_flattened_member {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Meta {
+        #[serde(default)]
+        pub id: String,
+        pub live: bool,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Before {
+        pub id: u32,
+        #[serde(flatten)]
+        pub meta: Meta,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct BeforeAnOption {
+        pub live: Option<u32>,
+        #[serde(flatten)]
+        pub meta: Option<Meta>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Required {
+        pub id: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct BothRequire {
+        pub id: u32,
+        #[serde(flatten)]
+        pub inner: Required,
+    }
+
+    #[test]
+    fn keeps_its_own_schema() {
+        assert_eq!(
+            Before::input_schema()["properties"]["id"]["type"],
+            "integer"
+        );
+        let read = accepted::<Before>(json!({"id": 7, "live": true}));
+        assert_eq!(read.id, 7);
+        assert_eq!(read.meta.id, "");
+        rejected_only_at::<Before>(json!({"id": "x", "live": true}), "/id");
+    }
+
+    #[test]
+    fn before_a_flattened_option() {
+        same::<BeforeAnOption>(json!({"live": 1}));
+        same::<BeforeAnOption>(json!({}));
+        rejected_only_at::<BeforeAnOption>(json!({"live": true}), "/live");
+        // `meta` never gets `live`: it can never be whole, and an `id` sent
+        // for it would be dropped.
+        rejected_only_at::<BeforeAnOption>(json!({"live": 1, "id": "x"}), "/id");
+    }
+
+    #[test]
+    fn required_by_both_is_required_once() {
+        let required = &BothRequire::input_schema()["required"];
+        assert_eq!(required, &json!(["id"]));
+        // serde never hands `inner` its `id`: no call reads.
+        assert!(serde_json::from_value::<BothRequire>(json!({"id": 1})).is_err());
+        assert!(BothRequire::from_model(json!({"id": 1})).is_err());
+    }
+}

@@ -357,6 +357,45 @@ impl Gen<'_> {
             .collect();
         let notes = (!notes.is_empty())
             .then(|| quote!(#krate::annotate_fields(__schema, __annotator, &[#(#notes),*]);));
+        // schemars merges a flattened type's members over the object's own
+        // properties: a field before a flattened type with a member of its
+        // name gets its own schema back (serde reads the struct's own names
+        // first), before anything reads or copies it.
+        let own_first: Vec<TokenStream> = ir
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| own(f) && !f.schema_elsewhere)
+            .filter_map(|(i, f)| {
+                let later: Vec<TokenStream> = ir.fields[i + 1..]
+                    .iter()
+                    .filter(|g| {
+                        g.flatten && !g.skipped && !g.schema_elsewhere && g.place == f.place
+                    })
+                    .map(|g| {
+                        let ty = &g.original.ty;
+                        quote_spanned! {at(ty)=>
+                            (&#krate::Probe::<#ty>::new()).__toolargs_flattened()
+                        }
+                    })
+                    .collect();
+                if later.is_empty() {
+                    return None;
+                }
+                let place = self.place(&f.place)?;
+                let (wire, ty) = (&f.wire, &f.original.ty);
+                Some(quote_spanned! {at(ty)=>
+                    #krate::own_field_first(
+                        __schema,
+                        __annotator,
+                        #place,
+                        #wire,
+                        (&#krate::Probe::<#ty>::new()).__toolargs_field_schema(),
+                        &[#(#later),*],
+                    );
+                })
+            })
+            .collect();
         // Maps and sets serde may merge two entries of: the type is asked
         // (before aliases copy the field's schema).
         let repeats: Vec<TokenStream> = ir
@@ -598,6 +637,7 @@ impl Gen<'_> {
         // `Option`s read whole, nested types closed).
         quote! {
             #open
+            #(#own_first)*
             #(#repeats)*
             #notes
             #(#calls)*

@@ -781,6 +781,7 @@ pub struct Flattened(Option<FlattenedFns>);
 #[derive(Clone, Copy)]
 struct FlattenedFns {
     claim: fn(&mut Annotator<'_>),
+    declares: fn(&mut Annotator<'_>, &str) -> bool,
     kept: fn(&mut Annotator<'_>) -> Sibling,
     rewrite: fn(&mut Value, &mut Annotator<'_>, Place, Annotate<'_>, Option<Reader>),
     relax: fn(&mut Value, &mut Annotator<'_>, Place),
@@ -794,6 +795,7 @@ impl Flattened {
     pub(crate) fn of<F: JsonSchema + serde::de::DeserializeOwned>() -> Flattened {
         Flattened(Some(FlattenedFns {
             claim: |annotator| annotator.claim_flattened::<F>(),
+            declares: declares::<F>,
             kept: kept_by::<F>,
             rewrite: flatten_optional::<F>,
             relax: relax_nested_unions::<F>,
@@ -807,6 +809,12 @@ impl Flattened {
         if let Some(fns) = self.0 {
             (fns.relax)(schema, annotator, place);
         }
+    }
+
+    /// Whether schemars merges a property `name` into the object from this
+    /// type's flattened form (and so writes it over an own field's).
+    pub fn declares(self, annotator: &mut Annotator<'_>, name: &str) -> bool {
+        self.0.is_some_and(|fns| (fns.declares)(annotator, name))
     }
 
     /// Notes the members this type takes before the flattened fields after
@@ -840,6 +848,53 @@ impl Flattened {
         if let Some(fns) = self.0 {
             (fns.rewrite)(schema, annotator, place, annotate, read);
         }
+    }
+}
+
+/// Whether `F`'s flattened form, as schemars merges it into the object
+/// flattening it, has a property `name` of its own (a variant's members are
+/// in branches, which do not replace the object's properties).
+fn declares<F: JsonSchema>(annotator: &mut Annotator<'_>, name: &str) -> bool {
+    annotator.with_generator(|generator| {
+        let form = schemars::_private::json_schema_for_flatten::<F>(generator, false).to_value();
+        form.get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|properties| properties.contains_key(name))
+    })
+}
+
+/// How the derive has a field's type written by schemars: what it writes for
+/// a field of that type (`None` where the type is not known to implement
+/// `JsonSchema`: a type parameter).
+pub type FieldSchema = Option<fn(&mut schemars::SchemaGenerator) -> Value>;
+
+/// The struct's own field read from `wire`, at `place`, keeps its schema
+/// where a flattened field after it (`later`) brings a member of the same
+/// name: schemars merges the flattened properties over the object's,
+/// replacing the field's schema with the flattened member's, but serde
+/// hands the member to the struct's own field, whatever the order, and
+/// the flattened type never sees it. The field's schema is written again
+/// as schemars writes its type (its doc comment and `default` are not
+/// recovered).
+pub fn own_field_first(
+    schema: &mut Value,
+    annotator: &mut Annotator<'_>,
+    place: Place,
+    wire: &str,
+    field: FieldSchema,
+    later: &[Flattened],
+) {
+    let Some(field) = field else {
+        return;
+    };
+    if !later.iter().any(|other| other.declares(annotator, wire)) {
+        return;
+    }
+    let own = annotator.with_generator(field);
+    if let Some(Value::Object(properties)) =
+        locate(schema, place).and_then(|object| object.get_mut("properties"))
+    {
+        properties.insert(wire.to_owned(), own);
     }
 }
 

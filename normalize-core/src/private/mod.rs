@@ -28,7 +28,7 @@ use std::sync::{LazyLock, RwLock};
 mod annotate;
 mod entries;
 mod flatten;
-pub use flatten::Flattened;
+pub use flatten::{FieldSchema, Flattened, own_field_first};
 pub use flattened_read::Reading;
 mod flattened_read;
 mod probe;
@@ -88,6 +88,7 @@ impl Compiled {
             }
         }
         inline_root_reference(&mut schema);
+        unique_required(&mut schema);
         // Ordering reads the unions as schemars wrote them, before closing.
         let raw = crate::untagged::has_unions(&schema).then(|| {
             let mut raw = schema.clone();
@@ -159,6 +160,31 @@ fn inline_root_reference(schema: &mut Value) {
                 root.insert(keyword, value);
             }
         }
+    }
+}
+
+/// Drops the second and later copies of a name in every `required`.
+/// schemars writes a name twice where a struct and a struct it flattens
+/// both have a field of that name (`struct Clash { id: u32,
+/// #[serde(flatten)] meta: Meta }`, `Meta` with its own `id`): serde hands
+/// the member to the struct's own field, and the schema means "required
+/// once", but a `required` with repeats is not a valid schema, which the
+/// validator refuses to compile (and providers refuse to be shown).
+fn unique_required(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if let Some(Value::Array(names)) = map.get_mut("required") {
+                let mut seen = std::collections::HashSet::new();
+                names.retain(|name| seen.insert(name.clone()));
+            }
+            for (keyword, child) in map.iter_mut() {
+                if !crate::integer_bounds::DATA.contains(&keyword.as_str()) {
+                    unique_required(child);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(unique_required),
+        _ => {}
     }
 }
 

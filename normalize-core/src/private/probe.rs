@@ -16,7 +16,7 @@
 //! [`ViaNoEntries`]).
 
 use super::annotate::Annotator;
-use super::flatten::Flattened;
+use super::flatten::{FieldSchema, Flattened};
 use super::walk::any;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
@@ -133,11 +133,16 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
 pub trait ViaJsonSchema {
     /// The type's flattened reading.
     fn __toolargs_flattened(&self) -> Flattened;
+    /// What schemars writes for a field of the type.
+    fn __toolargs_field_schema(&self) -> FieldSchema;
 }
 
 impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Probe<T> {
     fn __toolargs_flattened(&self) -> Flattened {
         Flattened::of::<T>()
+    }
+    fn __toolargs_field_schema(&self) -> FieldSchema {
+        Some(|generator| generator.subschema_for::<T>().to_value())
     }
 }
 
@@ -147,11 +152,16 @@ impl<T: schemars::JsonSchema + serde::de::DeserializeOwned> ViaJsonSchema for Pr
 pub trait ViaNoSchema {
     /// Nothing known of the type.
     fn __toolargs_flattened(&self) -> Flattened;
+    /// Nothing known of the type.
+    fn __toolargs_field_schema(&self) -> FieldSchema;
 }
 
 impl<T: ?Sized> ViaNoSchema for &Probe<T> {
     fn __toolargs_flattened(&self) -> Flattened {
         Flattened::UNKNOWN
+    }
+    fn __toolargs_field_schema(&self) -> FieldSchema {
+        None
     }
 }
 
