@@ -5079,3 +5079,57 @@ mod an_own_field_named_like_a_flattened_member {
         assert!(BothRequire::from_model(json!({"id": 1})).is_err());
     }
 }
+
+/// A flattened struct whose map is inside a flattened `Option` of its own
+/// keeps no member it does not name: when that `Option` fails, its map
+/// keeps nothing. It was taken to keep every member, so the members of a
+/// flattened `Option` after it were held to that map's value schema (a
+/// false rejection, found by `--wide` generated seed 66).
+mod a_map_inside_an_option_keeps_nothing_for_the_fields_after {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Inner {
+        pub req: u32,
+        #[serde(flatten)]
+        pub m: BTreeMap<String, i8>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Mid {
+        pub own: u32,
+        #[serde(flatten)]
+        pub o: Option<Inner>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct After {
+        pub big: u32,
+        pub s: String,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Root {
+        #[serde(flatten)]
+        pub mid: Mid,
+        #[serde(flatten)]
+        pub after: Option<After>,
+    }
+
+    #[test]
+    fn the_option_after_it_is_checked_as_its_own() {
+        let call = json!({"own": 1, "big": 433, "s": "x"});
+        let read: Root = serde_json::from_value(call.clone()).unwrap();
+        assert_eq!(read.mid.o, None);
+        assert!(read.after.is_some());
+        same::<Root>(call);
+        for call in [
+            json!({"own": 1, "big": 433}),
+            json!({"own": 1, "req": 2, "big": 5, "s": "x"}),
+            json!({"own": 1, "req": 2, "k": 5}),
+            json!({"own": 1}),
+        ] {
+            as_serde_reads::<Root>(call).unwrap();
+        }
+    }
+}

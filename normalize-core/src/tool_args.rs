@@ -95,6 +95,16 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
     fn __annotate(schema: &mut Value, annotator: &mut crate::__private::Annotator<'_>) {
         let _ = (schema, annotator);
     }
+
+    /// Whether this type, flattened, keeps every member it is handed
+    /// whatever the call (a map it flattens itself, or through a struct it
+    /// flattens that does): `Some(false)` for a struct whose flattened maps
+    /// are all inside flattened `Option`s, which keep nothing when they
+    /// fail; `None` where the derive cannot tell (the schema then says it).
+    #[doc(hidden)]
+    fn __keeps_every_member() -> Option<bool> {
+        None
+    }
 }
 
 /// A model's arguments as they arrive: JSON text, or an already parsed value.

@@ -89,6 +89,7 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
     };
     let normalize = generator.normalize(&ir.body);
     let annotate = generator.annotate(ir);
+    let keeps_every = keeps_every_member(ir, krate);
     let trait_path = quote_spanned!(ident.span()=> #krate::ToolArgs);
     let usize_ty = quote!(::core::primitive::usize);
 
@@ -127,8 +128,51 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
                 ) {
                     #annotate
                 }
+
+                #keeps_every
             }
         };
+    }
+}
+
+/// `ToolArgs::__keeps_every_member` for a struct with named fields (none
+/// for anything else: the schema says). A flattened `Option` keeps nothing
+/// when it fails; any other flattened field is asked (a flattened map, or a
+/// type that does not derive `ToolArgs`, is not known: the answer is then
+/// "not known" too, unless another field keeps every member for sure).
+fn keeps_every_member(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
+    let named_struct = matches!(
+        &ir.original.data,
+        syn::Data::Struct(data) if matches!(data.fields, syn::Fields::Named(_))
+    );
+    if !named_struct || ir.transparent || ir.attrs.open.is_some() {
+        return TokenStream::new();
+    }
+    let mut direct = Vec::new();
+    for field in ir.fields.iter().filter(|f| f.flatten && !f.skipped) {
+        if field.schema_elsewhere {
+            return TokenStream::new();
+        }
+        let ty = &field.original.ty;
+        if crate::shape::option_inner(ty).is_some() {
+            continue;
+        }
+        direct.push(quote_spanned! {at(ty)=>
+            (&#krate::Probe::<#ty>::new()).__toolargs_keeps_every_member()
+        });
+    }
+    quote! {
+        fn __keeps_every_member() -> #krate::Option<::core::primitive::bool> {
+            let mut __known = true;
+            for __keeps in [#(#direct),*] {
+                match __keeps {
+                    #krate::Some(true) => return #krate::Some(true),
+                    #krate::Some(false) => {}
+                    #krate::None => __known = false,
+                }
+            }
+            __known.then_some(false)
+        }
     }
 }
 
@@ -473,12 +517,16 @@ impl Gen<'_> {
                         let ty = &g.original.ty;
                         let after = at_index.is_some_and(|i| j > i);
                         if g.schema_elsewhere {
-                            quote!(#krate::Flattened::UNKNOWN.sibling(__annotator, #after))
+                            quote!(#krate::Flattened::UNKNOWN.sibling(__annotator, #after, #krate::None))
                         } else {
                             quote_spanned! {at(ty)=>
                                 (&#krate::Probe::<#ty>::new())
                                     .__toolargs_flattened()
-                                    .sibling(__annotator, #after)
+                                    .sibling(
+                                        __annotator,
+                                        #after,
+                                        (&#krate::Probe::<#ty>::new()).__toolargs_keeps_every_member(),
+                                    )
                             }
                         }
                     })
@@ -572,7 +620,10 @@ impl Gen<'_> {
                     calls.push(quote_spanned! {at(ty)=>
                         (&#krate::Probe::<#ty>::new())
                             .__toolargs_flattened()
-                            .claim(__annotator);
+                            .claim(
+                                __annotator,
+                                (&#krate::Probe::<#ty>::new()).__toolargs_keeps_every_member(),
+                            );
                     });
                 }
                 continue;

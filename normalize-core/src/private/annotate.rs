@@ -282,6 +282,7 @@ impl<'g> Annotator<'g> {
     /// of one, which keeps nothing when it fails).
     pub(crate) fn claim_flattened<F: schemars::JsonSchema + serde::de::DeserializeOwned>(
         &mut self,
+        keeps_every: Option<bool>,
     ) {
         use super::flattened_read::{Reading, reading_of};
         // serde's flattening takes from the members left what a struct
@@ -297,6 +298,9 @@ impl<'g> Annotator<'g> {
             // serde's flattening takes nothing for a map, so the members a
             // failing one read are there for the fields after it.
             Reading::Map if F::_schemars_private_is_option() => {}
+            // A struct whose maps are all in flattened `Option`s of its own:
+            // what a failing one read is there for the fields after it.
+            Reading::Map if keeps_every == Some(false) => {}
             Reading::Map => {
                 let form = self.with_generator(|generator| {
                     schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value()

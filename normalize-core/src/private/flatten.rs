@@ -493,8 +493,14 @@ fn read_whole_at(
 /// the branch of its union that takes the call ([`ByBranch`]). A map that
 /// is no `Option` also says what the members it does not name must be
 /// (see [`Sibling::unknown`]).
+///
+/// A struct whose form takes any member only through the maps of its
+/// flattened `Option`s (`keeps_every` is `Some(false)`: its derive knows)
+/// keeps the members it names, not every one: such a map keeps nothing when
+/// its `Option` fails.
 pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
     annotator: &mut Annotator<'_>,
+    keeps_every: Option<bool>,
 ) -> Sibling {
     use super::flattened_read::{Reading, reading_of};
     if F::_schemars_private_is_option() {
@@ -536,7 +542,15 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
                 ..Sibling::named(kept)
             }
         } else {
-            let members = members_of(&form, generator);
+            let mut members = members_of(&form, generator);
+            if members == Members::Any && keeps_every == Some(false) {
+                members = Members::Named(
+                    form.get("properties")
+                        .and_then(Value::as_object)
+                        .map(|properties| properties.keys().cloned().collect())
+                        .unwrap_or_default(),
+                );
+            }
             let unknown = (members == Members::Any).then(|| unknown_members(&form));
             Sibling {
                 keeps: members,
@@ -780,9 +794,9 @@ pub struct Flattened(Option<FlattenedFns>);
 
 #[derive(Clone, Copy)]
 struct FlattenedFns {
-    claim: fn(&mut Annotator<'_>),
+    claim: fn(&mut Annotator<'_>, Option<bool>),
     declares: fn(&mut Annotator<'_>, &str) -> bool,
-    kept: fn(&mut Annotator<'_>) -> Sibling,
+    kept: fn(&mut Annotator<'_>, Option<bool>) -> Sibling,
     rewrite: fn(&mut Value, &mut Annotator<'_>, Place, Annotate<'_>, Option<Reader>),
     relax: fn(&mut Value, &mut Annotator<'_>, Place),
 }
@@ -794,7 +808,7 @@ impl Flattened {
 
     pub(crate) fn of<F: JsonSchema + serde::de::DeserializeOwned>() -> Flattened {
         Flattened(Some(FlattenedFns {
-            claim: |annotator| annotator.claim_flattened::<F>(),
+            claim: |annotator, keeps_every| annotator.claim_flattened::<F>(keeps_every),
             declares: declares::<F>,
             kept: kept_by::<F>,
             rewrite: flatten_optional::<F>,
@@ -818,18 +832,25 @@ impl Flattened {
     }
 
     /// Notes the members this type takes before the flattened fields after
-    /// it.
-    pub fn claim(self, annotator: &mut Annotator<'_>) {
+    /// it (`keeps_every`: as for [`Flattened::sibling`]).
+    pub fn claim(self, annotator: &mut Annotator<'_>, keeps_every: Option<bool>) {
         if let Some(fns) = self.0 {
-            (fns.claim)(annotator);
+            (fns.claim)(annotator, keeps_every);
         }
     }
 
     /// This type as a sibling of another flattened field (see [`Sibling`]):
-    /// what it keeps, and whether it comes `after` that one.
-    pub fn sibling(self, annotator: &mut Annotator<'_>, after: bool) -> Sibling {
+    /// what it keeps, and whether it comes `after` that one. `keeps_every`:
+    /// what the type's derive says of it, where it can
+    /// ([`ToolArgs::__keeps_every_member`](crate::ToolArgs::__keeps_every_member)).
+    pub fn sibling(
+        self,
+        annotator: &mut Annotator<'_>,
+        after: bool,
+        keeps_every: Option<bool>,
+    ) -> Sibling {
         let kept = match self.0 {
-            Some(fns) => (fns.kept)(annotator),
+            Some(fns) => (fns.kept)(annotator, keeps_every),
             None => Sibling::named(Vec::new()),
         };
         Sibling { after, ..kept }

@@ -64,9 +64,14 @@ pub trait ViaToolArgs {
     /// Applies the type's field annotations to `schema`, the schema of a
     /// struct that flattens it.
     fn __toolargs_annotate_flattened(&self, schema: &mut Value, annotator: &mut Annotator<'_>);
+    /// [`ToolArgs::__keeps_every_member`].
+    fn __toolargs_keeps_every_member(&self) -> Option<bool>;
 }
 
 impl<T: ToolArgs> ViaToolArgs for Probe<T> {
+    fn __toolargs_keeps_every_member(&self) -> Option<bool> {
+        T::__keeps_every_member()
+    }
     fn __toolargs_is_tool_args(&self) -> bool {
         true
     }
@@ -109,6 +114,8 @@ pub trait ViaPlan {
     fn __toolargs_annotate_nested(&self, annotator: &mut Annotator<'_>);
     /// Nothing to annotate.
     fn __toolargs_annotate_flattened(&self, schema: &mut Value, annotator: &mut Annotator<'_>);
+    /// Not known: the schema says.
+    fn __toolargs_keeps_every_member(&self) -> Option<bool>;
 }
 
 impl<T: ?Sized> ViaPlan for &Probe<T> {
@@ -126,6 +133,9 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
     }
     fn __toolargs_annotate_nested(&self, _annotator: &mut Annotator<'_>) {}
     fn __toolargs_annotate_flattened(&self, _schema: &mut Value, _annotator: &mut Annotator<'_>) {}
+    fn __toolargs_keeps_every_member(&self) -> Option<bool> {
+        None
+    }
 }
 
 /// Chosen for a flattened field whose type implements `JsonSchema` and
