@@ -5070,6 +5070,43 @@ mod an_own_field_named_like_a_flattened_member {
         rejected_only_at::<BeforeAnOption>(json!({"live": 1, "id": "x"}), "/id");
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Counted {
+        #[serde(default)]
+        pub id: u32,
+        pub n: u32,
+    }
+
+    /// Two flattened structs with a member of one name: the first takes it.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct TwoFlattened {
+        #[serde(flatten)]
+        pub meta: Meta,
+        #[serde(flatten)]
+        pub counted: Counted,
+    }
+
+    /// The same, with an own field of that name after both: it wins.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct OwnAfterBoth {
+        #[serde(flatten)]
+        pub meta: Option<Meta>,
+        #[serde(flatten)]
+        pub counted: Counted,
+        pub id: bool,
+    }
+
+    #[test]
+    fn the_first_flattened_struct_takes_it() {
+        let read = accepted::<TwoFlattened>(json!({"id": "x", "live": true, "n": 1}));
+        assert_eq!(read.meta.id, "x");
+        assert_eq!(read.counted.id, 0);
+        rejected_only_at::<TwoFlattened>(json!({"id": 3, "live": true, "n": 1}), "/id");
+        let read = accepted::<OwnAfterBoth>(json!({"id": true, "live": true, "n": 1}));
+        assert!(read.id);
+        rejected_only_at::<OwnAfterBoth>(json!({"id": "x", "n": 1}), "/id");
+    }
+
     #[test]
     fn required_by_both_is_required_once() {
         let required = &BothRequire::input_schema()["required"];

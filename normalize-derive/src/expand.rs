@@ -409,7 +409,7 @@ impl Gen<'_> {
             .fields
             .iter()
             .enumerate()
-            .filter(|(_, f)| own(f) && !f.schema_elsewhere)
+            .filter(|(_, f)| !f.skipped && !f.schema_elsewhere)
             .filter_map(|(i, f)| {
                 let later: Vec<TokenStream> = ir.fields[i + 1..]
                     .iter()
@@ -428,6 +428,19 @@ impl Gen<'_> {
                 }
                 let place = self.place(&f.place)?;
                 let (wire, ty) = (&f.wire, &f.original.ty);
+                if f.flatten {
+                    let own = own_names(ir, f);
+                    return Some(quote_spanned! {at(ty)=>
+                        #krate::flattened_first(
+                            __schema,
+                            __annotator,
+                            #place,
+                            &[#(#own),*],
+                            (&#krate::Probe::<#ty>::new()).__toolargs_flattened(),
+                            &[#(#later),*],
+                        );
+                    });
+                }
                 Some(quote_spanned! {at(ty)=>
                     #krate::own_field_first(
                         __schema,

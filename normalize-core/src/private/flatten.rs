@@ -796,6 +796,7 @@ pub struct Flattened(Option<FlattenedFns>);
 struct FlattenedFns {
     claim: fn(&mut Annotator<'_>, Option<bool>),
     declares: fn(&mut Annotator<'_>, &str) -> bool,
+    taken: fn(&mut Annotator<'_>) -> Vec<(String, Value)>,
     kept: fn(&mut Annotator<'_>, Option<bool>) -> Sibling,
     rewrite: fn(&mut Value, &mut Annotator<'_>, Place, Annotate<'_>, Option<Reader>),
     relax: fn(&mut Value, &mut Annotator<'_>, Place),
@@ -810,6 +811,7 @@ impl Flattened {
         Flattened(Some(FlattenedFns {
             claim: |annotator, keeps_every| annotator.claim_flattened::<F>(keeps_every),
             declares: declares::<F>,
+            taken: taken::<F>,
             kept: kept_by::<F>,
             rewrite: flatten_optional::<F>,
             relax: relax_nested_unions::<F>,
@@ -882,6 +884,61 @@ fn declares<F: JsonSchema>(annotator: &mut Annotator<'_>, name: &str) -> bool {
             .and_then(Value::as_object)
             .is_some_and(|properties| properties.contains_key(name))
     })
+}
+
+/// The members `F`'s flattened form declares that serde's flattening
+/// hands to `F` first, taking them from the fields after it (`F` a struct,
+/// or an `Option` of one), with their schemas as the form writes them.
+fn taken<F: JsonSchema + serde::de::DeserializeOwned>(
+    annotator: &mut Annotator<'_>,
+) -> Vec<(String, Value)> {
+    use super::flattened_read::{Reading, reading_of};
+    let Reading::Struct(names) = reading_of::<F>() else {
+        return Vec::new();
+    };
+    annotator.with_generator(|generator| {
+        let form = schemars::_private::json_schema_for_flatten::<F>(generator, false).to_value();
+        let Some(Value::Object(properties)) = form.get("properties") else {
+            return Vec::new();
+        };
+        properties
+            .iter()
+            .filter(|(name, _)| names.contains(&name.as_str()))
+            .map(|(name, member)| (name.clone(), member.clone()))
+            .collect()
+    })
+}
+
+/// Members of one name in two flattened structs of the object (`first`,
+/// then one of `later`): serde hands the member to the first, which takes
+/// it, and the later never sees it; schemars merged the later one's schema
+/// over the first's. The first's is written back, before any annotation
+/// reads or copies it. A name the struct reads itself (`own`, its fields'
+/// names and aliases) reaches neither: its field's schema stays.
+pub fn flattened_first(
+    schema: &mut Value,
+    annotator: &mut Annotator<'_>,
+    place: Place,
+    own: &[&str],
+    first: Flattened,
+    later: &[Flattened],
+) {
+    let Some(fns) = first.0 else {
+        return;
+    };
+    let taken = (fns.taken)(annotator);
+    for (name, member) in taken {
+        if own.contains(&name.as_str())
+            || !later.iter().any(|other| other.declares(annotator, &name))
+        {
+            continue;
+        }
+        if let Some(Value::Object(properties)) =
+            locate(schema, place).and_then(|object| object.get_mut("properties"))
+        {
+            properties.insert(name, member);
+        }
+    }
 }
 
 /// How the derive has a field's type written by schemars: what it writes for

@@ -28,7 +28,7 @@ use std::sync::{LazyLock, RwLock};
 mod annotate;
 mod entries;
 mod flatten;
-pub use flatten::{FieldSchema, Flattened, own_field_first};
+pub use flatten::{FieldSchema, Flattened, flattened_first, own_field_first};
 pub use flattened_read::Reading;
 mod flattened_read;
 mod probe;
