@@ -403,8 +403,9 @@ impl Gen<'_> {
             .then(|| quote!(#krate::annotate_fields(__schema, __annotator, &[#(#notes),*]);));
         // schemars merges a flattened type's members over the object's own
         // properties: a field before a flattened type with a member of its
-        // name gets its own schema back (serde reads the struct's own names
-        // first), before anything reads or copies it.
+        // name gets its own schema back, before anything reads or copies it.
+        // serde reads the struct's own names first, and hands any other
+        // member to the first flattened struct that names it.
         let own_first: Vec<TokenStream> = ir
             .fields
             .iter()
