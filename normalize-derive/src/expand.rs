@@ -531,16 +531,13 @@ impl Gen<'_> {
                         let ty = &g.original.ty;
                         let after = at_index.is_some_and(|i| j > i);
                         if g.schema_elsewhere {
-                            quote!(#krate::Flattened::UNKNOWN.sibling(__annotator, #after, #krate::None))
+                            quote!(#krate::Flattened::UNKNOWN.sibling(__annotator, #after))
                         } else {
                             quote_spanned! {at(ty)=>
                                 (&#krate::Probe::<#ty>::new())
                                     .__toolargs_flattened()
-                                    .sibling(
-                                        __annotator,
-                                        #after,
-                                        (&#krate::Probe::<#ty>::new()).__toolargs_keeps_every_member(),
-                                    )
+                                    .knowing((&#krate::Probe::<#ty>::new()).__toolargs_keeps_every_member())
+                                    .sibling(__annotator, #after)
                             }
                         }
                     })
@@ -634,10 +631,8 @@ impl Gen<'_> {
                     calls.push(quote_spanned! {at(ty)=>
                         (&#krate::Probe::<#ty>::new())
                             .__toolargs_flattened()
-                            .claim(
-                                __annotator,
-                                (&#krate::Probe::<#ty>::new()).__toolargs_keeps_every_member(),
-                            );
+                            .knowing((&#krate::Probe::<#ty>::new()).__toolargs_keeps_every_member())
+                            .claim(__annotator);
                     });
                 }
                 continue;

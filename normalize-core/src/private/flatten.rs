@@ -519,11 +519,7 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
         let takes_any = newtype_definition(&form, generator.definitions()).is_none()
             && form.as_object().is_some_and(takes_any_member);
         if is_union(&form, generator) && !takes_any {
-            let mut kept: Vec<String> = form
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|properties| properties.keys().cloned().collect())
-                .unwrap_or_default();
+            let mut kept = property_names(&form);
             kept.extend(variants.iter().map(|name| (*name).to_owned()));
             let target = newtype_definition(&form, generator.definitions())
                 .or(form.as_object())
@@ -544,12 +540,7 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
         } else {
             let mut members = members_of(&form, generator);
             if members == Members::Any && keeps_every == Some(false) {
-                members = Members::Named(
-                    form.get("properties")
-                        .and_then(Value::as_object)
-                        .map(|properties| properties.keys().cloned().collect())
-                        .unwrap_or_default(),
-                );
+                members = Members::Named(property_names(&form));
             }
             let unknown = (members == Members::Any).then(|| unknown_members(&form));
             Sibling {
@@ -559,6 +550,15 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
             }
         }
     })
+}
+
+/// The names of an object schema's `properties`.
+fn property_names(schema: &Value) -> Vec<String> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 /// The keywords of an object schema that say what members it does not
@@ -795,11 +795,14 @@ pub struct Flattened(Option<FlattenedFns>);
 #[derive(Clone, Copy)]
 struct FlattenedFns {
     claim: fn(&mut Annotator<'_>, Option<bool>),
-    declares: fn(&mut Annotator<'_>, &str) -> bool,
-    taken: fn(&mut Annotator<'_>) -> Vec<(String, Value)>,
+    properties: fn(&mut Annotator<'_>) -> Map<String, Value>,
+    reading: fn() -> super::flattened_read::Reading,
     kept: fn(&mut Annotator<'_>, Option<bool>) -> Sibling,
     rewrite: fn(&mut Value, &mut Annotator<'_>, Place, Annotate<'_>, Option<Reader>),
     relax: fn(&mut Value, &mut Annotator<'_>, Place),
+    /// What the type's derive says of it, where it can
+    /// ([`ToolArgs::__keeps_every_member`](crate::ToolArgs::__keeps_every_member)).
+    keeps_every: Option<bool>,
 }
 
 impl Flattened {
@@ -810,12 +813,21 @@ impl Flattened {
     pub(crate) fn of<F: JsonSchema + serde::de::DeserializeOwned>() -> Flattened {
         Flattened(Some(FlattenedFns {
             claim: |annotator, keeps_every| annotator.claim_flattened::<F>(keeps_every),
-            declares: declares::<F>,
-            taken: taken::<F>,
+            properties: form_properties::<F>,
+            reading: super::flattened_read::reading_of::<F>,
             kept: kept_by::<F>,
             rewrite: flatten_optional::<F>,
             relax: relax_nested_unions::<F>,
+            keeps_every: None,
         }))
+    }
+
+    /// This type, with what its derive says of it (`None` where it does
+    /// not derive `ToolArgs`): a struct whose maps all come through
+    /// flattened `Option`s of its own keeps only the members it names.
+    #[must_use]
+    pub fn knowing(self, keeps_every: Option<bool>) -> Flattened {
+        Flattened(self.0.map(|fns| FlattenedFns { keeps_every, ..fns }))
     }
 
     /// Lets the unions an `Option` of this type brought into `allOf` be
@@ -827,32 +839,27 @@ impl Flattened {
         }
     }
 
-    /// Whether schemars merges a property `name` into the object from this
-    /// type's flattened form (and so writes it over an own field's).
-    pub fn declares(self, annotator: &mut Annotator<'_>, name: &str) -> bool {
-        self.0.is_some_and(|fns| (fns.declares)(annotator, name))
+    /// The properties schemars merges into the object from this type's
+    /// flattened form (over those it already has): see [`form_properties`].
+    fn properties(self, annotator: &mut Annotator<'_>) -> Map<String, Value> {
+        self.0
+            .map(|fns| (fns.properties)(annotator))
+            .unwrap_or_default()
     }
 
     /// Notes the members this type takes before the flattened fields after
-    /// it (`keeps_every`: as for [`Flattened::sibling`]).
-    pub fn claim(self, annotator: &mut Annotator<'_>, keeps_every: Option<bool>) {
+    /// it.
+    pub fn claim(self, annotator: &mut Annotator<'_>) {
         if let Some(fns) = self.0 {
-            (fns.claim)(annotator, keeps_every);
+            (fns.claim)(annotator, fns.keeps_every);
         }
     }
 
     /// This type as a sibling of another flattened field (see [`Sibling`]):
-    /// what it keeps, and whether it comes `after` that one. `keeps_every`:
-    /// what the type's derive says of it, where it can
-    /// ([`ToolArgs::__keeps_every_member`](crate::ToolArgs::__keeps_every_member)).
-    pub fn sibling(
-        self,
-        annotator: &mut Annotator<'_>,
-        after: bool,
-        keeps_every: Option<bool>,
-    ) -> Sibling {
+    /// what it keeps, and whether it comes `after` that one.
+    pub fn sibling(self, annotator: &mut Annotator<'_>, after: bool) -> Sibling {
         let kept = match self.0 {
-            Some(fns) => (fns.kept)(annotator, keeps_every),
+            Some(fns) => (fns.kept)(annotator, fns.keeps_every),
             None => Sibling::named(Vec::new()),
         };
         Sibling { after, ..kept }
@@ -874,39 +881,43 @@ impl Flattened {
     }
 }
 
-/// Whether `F`'s flattened form, as schemars merges it into the object
-/// flattening it, has a property `name` of its own (a variant's members are
-/// in branches, which do not replace the object's properties).
-fn declares<F: JsonSchema>(annotator: &mut Annotator<'_>, name: &str) -> bool {
+/// The properties of `F`'s flattened form, as schemars merges it into the
+/// object flattening it, where each replaces the object's property of its
+/// name (a variant's members are in branches, which replace nothing).
+fn form_properties<F: JsonSchema>(annotator: &mut Annotator<'_>) -> Map<String, Value> {
     annotator.with_generator(|generator| {
         let form = schemars::_private::json_schema_for_flatten::<F>(generator, false).to_value();
-        form.get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|properties| properties.contains_key(name))
+        match form {
+            Value::Object(mut form) => match form.remove("properties") {
+                Some(Value::Object(properties)) => properties,
+                _ => Map::new(),
+            },
+            _ => Map::new(),
+        }
     })
 }
 
-/// The members `F`'s flattened form declares that serde's flattening
-/// hands to `F` first, taking them from the fields after it (`F` a struct,
-/// or an `Option` of one), with their schemas as the form writes them.
-fn taken<F: JsonSchema + serde::de::DeserializeOwned>(
-    annotator: &mut Annotator<'_>,
-) -> Vec<(String, Value)> {
-    use super::flattened_read::{Reading, reading_of};
-    let Reading::Struct(names) = reading_of::<F>() else {
-        return Vec::new();
-    };
-    annotator.with_generator(|generator| {
-        let form = schemars::_private::json_schema_for_flatten::<F>(generator, false).to_value();
-        let Some(Value::Object(properties)) = form.get("properties") else {
-            return Vec::new();
-        };
-        properties
-            .iter()
-            .filter(|(name, _)| names.contains(&name.as_str()))
-            .map(|(name, member)| (name.clone(), member.clone()))
-            .collect()
-    })
+/// The names schemars merges into the object from the flattened fields
+/// `later`, each over the property the object had.
+fn declared_by(annotator: &mut Annotator<'_>, later: &[Flattened]) -> Vec<String> {
+    later
+        .iter()
+        .flat_map(|other| {
+            other
+                .properties(annotator)
+                .into_iter()
+                .map(|(name, _)| name)
+        })
+        .collect()
+}
+
+/// Writes `member` as the property `name` of the object at `place`.
+fn set_property(schema: &mut Value, place: Place, name: String, member: Value) {
+    if let Some(Value::Object(properties)) =
+        locate(schema, place).and_then(|object| object.get_mut("properties"))
+    {
+        properties.insert(name, member);
+    }
 }
 
 /// Members of one name in two flattened structs of the object (`first`,
@@ -923,20 +934,18 @@ pub fn flattened_first(
     first: Flattened,
     later: &[Flattened],
 ) {
-    let Some(fns) = first.0 else {
+    // A struct (or an `Option` of one) takes the members it names.
+    let Some(super::flattened_read::Reading::Struct(names)) = first.0.map(|fns| (fns.reading)())
+    else {
         return;
     };
-    let taken = (fns.taken)(annotator);
-    for (name, member) in taken {
-        if own.contains(&name.as_str())
-            || !later.iter().any(|other| other.declares(annotator, &name))
+    let declared = declared_by(annotator, later);
+    for (name, member) in first.properties(annotator) {
+        if names.contains(&name.as_str())
+            && !own.contains(&name.as_str())
+            && declared.contains(&name)
         {
-            continue;
-        }
-        if let Some(Value::Object(properties)) =
-            locate(schema, place).and_then(|object| object.get_mut("properties"))
-        {
-            properties.insert(name, member);
+            set_property(schema, place, name, member);
         }
     }
 }
@@ -965,15 +974,14 @@ pub fn own_field_first(
     let Some(field) = field else {
         return;
     };
-    if !later.iter().any(|other| other.declares(annotator, wire)) {
+    if !declared_by(annotator, later)
+        .iter()
+        .any(|name| name == wire)
+    {
         return;
     }
     let own = annotator.with_generator(field);
-    if let Some(Value::Object(properties)) =
-        locate(schema, place).and_then(|object| object.get_mut("properties"))
-    {
-        properties.insert(wire.to_owned(), own);
-    }
+    set_property(schema, place, wire.to_owned(), own);
 }
 
 /// The closure that applies a flattened type's own annotations to its schema.
