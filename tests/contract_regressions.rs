@@ -5170,3 +5170,77 @@ mod a_map_inside_an_option_keeps_nothing_for_the_fields_after {
         }
     }
 }
+
+/// A struct that flattens an externally tagged enum keeps the variant it
+/// reads under the variant's alias too: serde hands the variant's member to
+/// the enum whichever of its names was sent, and a flattened `Option` after
+/// the struct never sees it. The member was taken for one the `Option`
+/// would drop (a false rejection at the alias, found by `--wide` generated
+/// seed 100).
+mod a_variant_alias_of_an_enum_a_struct_flattens {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Filter {
+        pub x: f64,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub enum Kind {
+        #[serde(alias = "by_alias")]
+        Named(Filter),
+        Other(u8),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Target {
+        pub own: f32,
+        #[serde(flatten)]
+        pub kind: Kind,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Part {
+        pub req: (String, f64),
+        #[serde(flatten)]
+        pub rest: BTreeMap<String, String>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Root {
+        #[serde(flatten)]
+        pub target: Target,
+        #[serde(flatten)]
+        pub part: Option<Part>,
+    }
+
+    #[test]
+    fn the_option_after_it_does_not_count_the_alias_as_dropped() {
+        let call = json!({"own": 1.5, "by_alias": {"x": 2.0}});
+        let read: Root = serde_json::from_value(call.clone()).unwrap();
+        assert_eq!(read.target.kind, Kind::Named(Filter { x: 2.0 }));
+        assert_eq!(read.part, None);
+        same::<Root>(call);
+        same::<Root>(json!({"own": 1.5, "Named": {"x": 2.0}}));
+        // A call under the alias is read as its twin under the wire name
+        // (serde reads both alike), which is checked against serde.
+        for call in [
+            json!({"own": 1.5, "by_alias": {"x": 2.0}, "req": ["a", 1.0]}),
+            json!({"own": 1.5, "by_alias": {"x": 2.0}, "req": ["a", 1.0], "k": "v"}),
+            json!({"own": 1.5, "by_alias": {"x": 2.0}, "k": "v"}),
+            json!({"own": 1.5, "by_alias": {"x": 2.0}, "Other": 3}),
+        ] {
+            let text = call.to_string().replace("by_alias", "Named");
+            let twin: Value = serde_json::from_str(&text).unwrap();
+            as_serde_reads::<Root>(twin.clone()).unwrap();
+            let by_alias: Root = serde_json::from_value(call.clone()).unwrap();
+            assert_eq!(by_alias, serde_json::from_value(twin.clone()).unwrap());
+            match (Root::from_model(call.clone()), Root::from_model(twin)) {
+                (Ok(a), Ok(b)) => assert_eq!(a.value, b.value),
+                (Err(ArgsError::Invalid(_)), Err(ArgsError::Invalid(_))) => {}
+                (a, b) => panic!("{call}: {a:?}, under the wire name {b:?}"),
+            }
+        }
+        as_serde_reads::<Root>(json!({"own": 1.5, "Other": 3, "k": "v"})).unwrap();
+    }
+}

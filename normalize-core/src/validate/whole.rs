@@ -136,21 +136,30 @@ pub struct ByBranch {
 /// keywords that need a table (this one, `x-toolargs-distinct`): a call
 /// the whole schema takes is taken by the branch serde reads, and by no
 /// earlier one, as the earlier ones' readings (which leave those keywords
-/// out) refuse it.
+/// out) refuse it. A variant alias of an externally tagged enum (a type
+/// deriving `ToolArgs` declares it as a copy of the variant's branch under
+/// the alias, after the enum's own branches) is checked after them, and
+/// stands for its variant.
 #[derive(Clone)]
-struct Branches(std::sync::Arc<[jsonschema::Validator]>);
+struct Branches {
+    checks: std::sync::Arc<[jsonschema::Validator]>,
+    /// The variant each check stands for, by its index in the
+    /// [`ByBranch`].
+    variant_of: std::sync::Arc<[usize]>,
+}
 
 impl std::fmt::Debug for Branches {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Branches({})", self.0.len())
+        write!(f, "Branches({})", self.checks.len())
     }
 }
 
 impl Branches {
     /// The branches of the union in `parent` whose members are those of
-    /// `by_branch`, compiled against `document` (the schema `parent` is
-    /// in); `None` when no one union matches, or one cannot be compiled
-    /// (the enum then keeps nothing, and the check refuses more).
+    /// `by_branch` (its variant aliases beside them), compiled against
+    /// `document` (the schema `parent` is in); `None` when no one union
+    /// matches, or one cannot be compiled (the enum then keeps nothing,
+    /// and the check refuses more).
     fn find(
         by_branch: &mut ByBranch,
         parent: &Map<String, Value>,
@@ -165,10 +174,16 @@ impl Branches {
         let mut matching = unions
             .into_iter()
             .filter_map(|branches| {
-                let (own, after) = branches.split_at_checked(variants)?;
-                after.iter().all(negation_alone).then_some(own)
+                let (own, aliases): (Vec<&Value>, Vec<&Value>) = branches
+                    .iter()
+                    .partition(|branch| variant_alias(branch).is_none());
+                let (own, after) = own.split_at_checked(variants)?;
+                after
+                    .iter()
+                    .all(|branch| negation_alone(branch))
+                    .then(|| (own.to_vec(), aliases))
             })
-            .filter(|branches| {
+            .filter(|(branches, _)| {
                 branches
                     .iter()
                     .any(|branch| branch.get("properties").is_some())
@@ -177,24 +192,51 @@ impl Branches {
                         .zip(&by_branch.variants)
                         .all(|(branch, members)| declares(branch, members))
             });
-        let branches = matching.next()?;
+        let (branches, aliases) = matching.next()?;
         if matching.next().is_some() {
             return None;
         }
-        for (members, branch) in by_branch.variants.iter_mut().zip(branches) {
+        let mut variant_of: Vec<usize> = (0..variants).collect();
+        let mut checked = branches.clone();
+        for alias in aliases {
+            let wire = variant_alias(alias)?;
+            // The variant whose branch holds the key the alias stands for.
+            let at = branches.iter().position(|branch| {
+                branch
+                    .get("properties")
+                    .is_some_and(|properties| properties.get(wire).is_some())
+            })?;
+            by_branch.variants[at].add_aliases(alias);
+            variant_of.push(at);
+            checked.push(alias);
+        }
+        for (members, branch) in by_branch.variants.iter_mut().zip(&branches) {
             members.add_aliases(branch);
         }
-        let checks = branches
+        let checks = checked
             .iter()
             .map(|branch| document.compile(branch))
             .collect::<Option<Vec<_>>>()?;
-        Some(Branches(checks.into()))
+        Some(Branches {
+            checks: checks.into(),
+            variant_of: variant_of.into(),
+        })
     }
 
-    /// Which branch takes `instance`, if one does.
+    /// The variant whose branch takes `instance`, if one does.
     fn taking(&self, instance: &Value) -> Option<usize> {
-        self.0.iter().position(|check| check.is_valid(instance))
+        let at = self
+            .checks
+            .iter()
+            .position(|check| check.is_valid(instance))?;
+        self.variant_of.get(at).copied()
     }
+}
+
+/// The name a branch stands for as a variant alias (the variant's wire
+/// name), where it is one.
+fn variant_alias(branch: &Value) -> Option<&str> {
+    branch.get(crate::__private::ALIAS_OF)?.as_str()
 }
 
 /// The schema a validator is built from, as each branch's own document
