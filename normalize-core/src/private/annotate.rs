@@ -26,6 +26,12 @@ pub(crate) const EVERYTHING: &str = "\u{0}*";
 /// Consumers that show one name per field (strict exports, grammars) skip
 /// such properties; validation accepts them.
 pub const ALIAS_OF: &str = "x-toolargs-alias-of";
+
+/// The wire name `schema` is marked [`ALIAS_OF`]: an alias's property, or
+/// a variant alias's copy of its variant's branch.
+pub(crate) fn alias_of(schema: &Value) -> Option<&str> {
+    schema.get(ALIAS_OF)?.as_str()
+}
 /// The annotation keyword of a verbatim location (never entity-decoded).
 pub const VERBATIM: &str = crate::plan::VERBATIM_KEYWORD;
 
@@ -868,7 +874,7 @@ pub(crate) fn refuse_two_names(object: &mut Map<String, Value>) {
     };
     let mut groups: Vec<Vec<String>> = Vec::new();
     for (name, member) in properties {
-        let Some(wire) = member.get(ALIAS_OF).and_then(Value::as_str) else {
+        let Some(wire) = alias_of(member) else {
             continue;
         };
         match groups.iter_mut().find(|group| group[0] == wire) {

@@ -37,7 +37,7 @@
 //! stands; it is merged as schemars merges a type it flattens inline.
 
 use super::annotate::{
-    ALIAS_OF, Annotator, EVERYTHING, Place, Sibling, add_dependent_schema, locate, place_mut,
+    Annotator, EVERYTHING, Place, Sibling, add_dependent_schema, alias_of, locate, place_mut,
     push_index,
 };
 use crate::plan::admits_null;
@@ -1037,14 +1037,14 @@ fn requirement(whole: &mut Map<String, Value>, own: &[&str]) -> Value {
 }
 
 /// `{"required": [a, b]}` for every two names of one field (its wire name
-/// and the aliases declared beside it, marked [`ALIAS_OF`]).
+/// and the aliases declared beside it, marked [`ALIAS_OF`](super::ALIAS_OF)).
 fn names_sent_twice(whole: &Map<String, Value>) -> Vec<Value> {
     let Some(Value::Object(properties)) = whole.get("properties") else {
         return Vec::new();
     };
     let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
     for (name, schema) in properties {
-        if let Some(wire) = schema.get(ALIAS_OF).and_then(Value::as_str) {
+        if let Some(wire) = alias_of(schema) {
             match groups.iter_mut().find(|(w, _)| *w == wire) {
                 Some((_, names)) => names.push(name),
                 None => groups.push((wire, vec![wire, name])),

@@ -39,7 +39,7 @@ pub use annotate::{
     annotate_variants, content_may_be_left_out, inlined_newtype_branch, note_flattened_repeats,
     note_repeats, open, open_newtype_branch, place_mut,
 };
-pub(crate) use annotate::{is_alias_group, refuse_two_names};
+pub(crate) use annotate::{alias_of, is_alias_group, refuse_two_names};
 pub use entries::Entries;
 pub use probe::{
     Probe, ViaEntries, ViaJsonSchema, ViaNoEntries, ViaNoSchema, ViaNotOption, ViaOption, ViaPlan,

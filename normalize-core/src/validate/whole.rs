@@ -19,7 +19,7 @@
 //! from the schema's JSON alone ([`Validator::new`](super::Validator::new),
 //! a schema exported to another language) ignores the keyword.
 
-use crate::__private::Reading;
+use crate::__private::{Reading, alias_of};
 use serde_json::{Map, Value};
 
 /// The keyword, its value an array of indices into the validator's table.
@@ -176,7 +176,7 @@ impl Branches {
             .filter_map(|branches| {
                 let (own, aliases): (Vec<&Value>, Vec<&Value>) = branches
                     .iter()
-                    .partition(|branch| variant_alias(branch).is_none());
+                    .partition(|branch| alias_of(branch).is_none());
                 let (own, after) = own.split_at_checked(variants)?;
                 after
                     .iter()
@@ -199,7 +199,7 @@ impl Branches {
         let mut variant_of: Vec<usize> = (0..variants).collect();
         let mut checked = branches.clone();
         for alias in aliases {
-            let wire = variant_alias(alias)?;
+            let wire = alias_of(alias)?;
             // The variant whose branch holds the key the alias stands for.
             let at = branches.iter().position(|branch| {
                 branch
@@ -231,12 +231,6 @@ impl Branches {
             .position(|check| check.is_valid(instance))?;
         self.variant_of.get(at).copied()
     }
-}
-
-/// The name a branch stands for as a variant alias (the variant's wire
-/// name), where it is one.
-fn variant_alias(branch: &Value) -> Option<&str> {
-    branch.get(crate::__private::ALIAS_OF)?.as_str()
 }
 
 /// The schema a validator is built from, as each branch's own document
@@ -357,9 +351,6 @@ impl Members {
     /// hands the flattened type every member it does not claim, under any
     /// name: one sent under an alias is as sent as one under its name.
     pub(crate) fn add_aliases(&mut self, schema: &Value) {
-        fn alias_of(schema: &Value) -> Option<&str> {
-            schema.get(crate::__private::ALIAS_OF)?.as_str()
-        }
         fn walk(node: &Value, names: &mut Vec<String>, depth: usize) {
             let Value::Object(map) = node else {
                 return;
@@ -415,7 +406,7 @@ impl Counted {
             return;
         };
         let aliases = properties.iter().filter_map(|(name, member)| {
-            let wire = member.get(crate::__private::ALIAS_OF)?.as_str()?;
+            let wire = alias_of(member)?;
             Some((name, wire))
         });
         match self {
