@@ -1039,12 +1039,11 @@ fn readings_follow_serde_on_defaults_empty_structs_and_tagged_forms() {
         // where the enum denies them.
         json!({"t": "U", "z": 1}),
         // Adjacently tagged: a tag index only in the array form, a unit
-        // variant's content only `null`, a missing `Option` content.
+        // variant's content only `null`.
         json!({"t": 1, "c": 5}),
         json!([1, 5]),
         json!({"t": "U", "c": {}}),
         json!({"t": "U", "c": null}),
-        json!({"t": "O"}),
         // The arrays of a unit variant: `[tag]` internally tagged, `[tag,
         // null]` adjacently.
         json!(["U"]),
@@ -1080,6 +1079,19 @@ fn readings_follow_serde_on_defaults_empty_structs_and_tagged_forms() {
         "{broken:#?}"
     );
     assert_eq!(broken.len(), 6, "{broken:#?}");
+    // A missing `Option` content is that variant's `None` (serde writes
+    // the `null` back, which `as_serde_reads` counts as a change): `Adj`
+    // derives only `JsonSchema`, and its definition's shape shows it.
+    let missing = json!({"u": {"t": "O"}});
+    same::<HoldsAdj>(missing.clone());
+    for result in [
+        as_serde_reads::<HoldsSparse>(missing.clone()),
+        as_serde_reads::<HoldsNothing>(missing.clone()),
+        as_serde_reads::<HoldsClosed>(missing.clone()),
+        as_serde_reads::<HoldsInternal>(missing),
+    ] {
+        assert_eq!(result, Ok(()));
+    }
 }
 
 #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
@@ -5242,5 +5254,60 @@ mod a_variant_alias_of_an_enum_a_struct_flattens {
             }
         }
         as_serde_reads::<Root>(json!({"own": 1.5, "Other": 3, "k": "v"})).unwrap();
+    }
+}
+
+/// Found by the generated types (seed 48): the adjacently tagged `Option`
+/// variant of an enum that derives only `JsonSchema` has no derive of ours
+/// to say its content may be left out; the definition's shape says it.
+mod an_adjacently_tagged_option_of_a_schema_only_enum {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent {
+        U,
+        V(Option<bool>),
+        W(Option<Inner>),
+        X(u32),
+        Y { y: Option<f64> },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Inner {
+        pub i: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct HoldsAdjacent {
+        pub e: Adjacent,
+        pub list: Vec<Adjacent>,
+    }
+
+    #[test]
+    fn is_the_variant_of_none() {
+        for e in [
+            json!({"t": "V"}),
+            json!({"t": "V", "c": null}),
+            json!({"t": "V", "c": true}),
+            json!({"t": "W"}),
+            json!({"t": "W", "c": {"i": 1}}),
+            json!({"t": "U"}),
+            json!({"t": "Y", "c": {}}),
+        ] {
+            same::<HoldsAdjacent>(json!({"e": e.clone(), "list": [e]}));
+        }
+    }
+
+    #[test]
+    fn content_serde_needs_is_still_required() {
+        for e in [json!({"t": "X"}), json!({"t": "Y"})] {
+            assert!(serde_json::from_value::<Adjacent>(e.clone()).is_err());
+            rejected_only_at::<HoldsAdjacent>(json!({"e": e, "list": []}), "/e/c");
+        }
+        rejected_only_at::<HoldsAdjacent>(
+            json!({"e": {"t": "W", "c": {"i": "1"}}, "list": []}),
+            "/e/c/i",
+        );
     }
 }

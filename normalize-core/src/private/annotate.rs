@@ -157,6 +157,9 @@ pub struct Annotator<'g> {
     known: HashSet<String>,
     /// Types already annotated (recursive types meet themselves).
     seen: HashSet<TypeId>,
+    /// The definitions of the `ToolArgs` types annotated: every other one
+    /// is a type that derives only `JsonSchema` ([`super::schema_only`]).
+    annotated: HashSet<String>,
     /// How the flattened `Option` fields met so far are read: the table
     /// the document's `x-toolargs-whole` keywords index.
     wholes: Vec<WholeRead>,
@@ -190,6 +193,7 @@ impl<'g> Annotator<'g> {
             claimed: Vec::new(),
             known,
             seen,
+            annotated: HashSet::new(),
             wholes: Vec::new(),
             kept: Vec::new(),
             levels: Vec::new(),
@@ -256,9 +260,10 @@ impl<'g> Annotator<'g> {
 
     /// The tables the document's `x-toolargs-whole` keywords (flattened
     /// `Option` fields) and `x-toolargs-distinct` keywords (maps and sets)
-    /// index, for its validator.
-    pub(crate) fn into_tables(self) -> (Vec<WholeRead>, Vec<Distinct>) {
-        (self.wholes, self.repeats)
+    /// index, for its validator; and the names of the definitions of the
+    /// `ToolArgs` types annotated.
+    pub(crate) fn into_tables(self) -> (Vec<WholeRead>, Vec<Distinct>, HashSet<String>) {
+        (self.wholes, self.repeats, self.annotated)
     }
 
     /// Notes that the struct flattening the next type reads `names` itself,
@@ -372,6 +377,7 @@ impl<'g> Annotator<'g> {
             return;
         };
         let mut definition = std::mem::take(slot);
+        self.annotated.insert(name.clone());
         // A type in a field of its own is an object of its own: no names
         // of the structs around are claimed there.
         let claimed = std::mem::take(&mut self.claimed);

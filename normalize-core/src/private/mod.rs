@@ -32,6 +32,7 @@ pub use flatten::{FieldSchema, Flattened, flattened_first, own_field_first};
 pub use flattened_read::Reading;
 mod flattened_read;
 mod probe;
+mod schema_only;
 mod walk;
 
 pub use annotate::{
@@ -76,12 +77,15 @@ impl Compiled {
     pub fn of<T: ToolArgs>() -> Compiled {
         let mut generator = schemars::SchemaGenerator::default();
         let mut schema = generator.root_schema_for::<T>().to_value();
-        let (wholes, repeats) = {
+        let (wholes, repeats, mut annotated) = {
             let mut annotator = Annotator::new::<T>(&mut generator);
             T::__annotate(&mut schema, &mut annotator);
             annotator.into_tables()
         };
-        let defs = generator.take_definitions(false);
+        // A recursive root has a definition of its own, annotated as the root.
+        annotated.insert(T::schema_name().into_owned());
+        let mut defs = generator.take_definitions(false);
+        schema_only::relax_adjacent_options(&mut defs, &annotated);
         if !defs.is_empty() {
             if let Value::Object(root) = &mut schema {
                 root.insert("$defs".to_owned(), Value::Object(defs));
