@@ -5311,3 +5311,65 @@ mod an_adjacently_tagged_option_of_a_schema_only_enum {
         );
     }
 }
+
+/// The same, for such an enum flattened into a struct (its union written
+/// into the struct's own object, as the `Option` of one is beside an empty
+/// branch).
+mod an_adjacently_tagged_option_of_a_flattened_schema_only_enum {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent {
+        U,
+        V(Option<bool>),
+        X(u32),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "k", content = "d")]
+    pub enum Other {
+        P(Option<u32>),
+        Q(String),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Flat {
+        pub a: u32,
+        #[serde(flatten)]
+        pub e: Adjacent,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Two {
+        #[serde(flatten)]
+        pub e: Adjacent,
+        #[serde(flatten)]
+        pub o: Other,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Maybe {
+        pub a: u32,
+        #[serde(flatten)]
+        pub e: Option<Adjacent>,
+    }
+
+    #[test]
+    fn is_the_variant_of_none() {
+        same::<Flat>(json!({"a": 1, "t": "V"}));
+        same::<Flat>(json!({"a": 1, "t": "V", "c": false}));
+        same::<Two>(json!({"t": "V", "k": "P"}));
+        same::<Two>(json!({"t": "U", "k": "P", "d": 2}));
+        same::<Maybe>(json!({"a": 1, "t": "V"}));
+        same::<Maybe>(json!({"a": 1}));
+    }
+
+    #[test]
+    fn content_serde_needs_is_still_required() {
+        assert!(serde_json::from_value::<Flat>(json!({"a": 1, "t": "X"})).is_err());
+        rejected_only_at::<Flat>(json!({"a": 1, "t": "X"}), "/c");
+        assert!(serde_json::from_value::<Two>(json!({"t": "V", "k": "Q"})).is_err());
+        rejected_only_at::<Two>(json!({"t": "V", "k": "Q"}), "/d");
+    }
+}

@@ -112,7 +112,9 @@ pub trait ViaPlan {
     ) -> Result<(), NormalizeError>;
     /// Nothing to annotate: the type's schema is its own `JsonSchema`'s.
     fn __toolargs_annotate_nested(&self, annotator: &mut Annotator<'_>);
-    /// Nothing to annotate.
+    /// What the schema alone shows of a type that derives only
+    /// `JsonSchema`: an adjacently tagged `Option` variant of a flattened
+    /// enum may leave its content out.
     fn __toolargs_annotate_flattened(&self, schema: &mut Value, annotator: &mut Annotator<'_>);
     /// Not known: the schema says.
     fn __toolargs_keeps_every_member(&self) -> Option<bool>;
@@ -132,7 +134,9 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
         any(repairer, value, path, depth)
     }
     fn __toolargs_annotate_nested(&self, _annotator: &mut Annotator<'_>) {}
-    fn __toolargs_annotate_flattened(&self, _schema: &mut Value, _annotator: &mut Annotator<'_>) {}
+    fn __toolargs_annotate_flattened(&self, schema: &mut Value, _annotator: &mut Annotator<'_>) {
+        super::schema_only::relax_flattened(schema);
+    }
     fn __toolargs_keeps_every_member(&self) -> Option<bool> {
         None
     }

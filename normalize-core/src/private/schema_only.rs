@@ -27,6 +27,32 @@ pub(crate) fn relax_adjacent_options(defs: &mut Map<String, Value>, annotated: &
     }
 }
 
+/// [`relax_adjacent_options`] for an enum that derives only `JsonSchema`
+/// flattened into `schema`, the schema of a `ToolArgs` struct: schemars
+/// writes the enum's union into the struct's own object (in a part of its
+/// `allOf` beside another flattened enum, or in a branch beside an empty one
+/// for a flattened `Option`), not as a definition. The struct's own members
+/// are not walked: their types are annotated where they are defined.
+pub(crate) fn relax_flattened(schema: &mut Value) {
+    fn unions(schema: &mut Value, depth: usize) {
+        let Some(map) = schema.as_object_mut() else {
+            return;
+        };
+        if depth > 8 {
+            return;
+        }
+        for keyword in ["oneOf", "anyOf", "allOf"] {
+            if let Some(Value::Array(parts)) = map.get_mut(keyword) {
+                if keyword != "allOf" {
+                    relax_union(parts);
+                }
+                parts.iter_mut().for_each(|part| unions(part, depth + 1));
+            }
+        }
+    }
+    unions(schema, 0);
+}
+
 fn walk(schema: &mut Value, depth: usize) {
     // Schemas nest no deeper than the types that wrote them; the bound only
     // keeps a hand-written cycle of inline schemas from recursing forever.
