@@ -5373,3 +5373,85 @@ mod an_adjacently_tagged_option_of_a_flattened_schema_only_enum {
         rejected_only_at::<Two>(json!({"t": "V", "k": "Q"}), "/d");
     }
 }
+
+/// Found by the generated types (`--wide` seed 182, larger draws): a tagged
+/// enum flattened beside a flattened `Option` of a type that reads every
+/// member keeps the members of the variant its tag names, under a variant
+/// alias too. The alias's tag value named no variant it kept, so its
+/// content was counted as a member the failing `Option` drops.
+mod a_variant_alias_of_a_tagged_enum_beside_an_option_reading_everything {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(deny_unknown_fields)]
+    pub struct Inner {
+        pub a: i8,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Tagged {
+        #[serde(rename = "v", alias = "v2")]
+        V(Inner),
+        W,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "k")]
+    pub enum Internal {
+        #[serde(alias = "P2")]
+        P {
+            p: u32,
+        },
+        Q,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Rest {
+        pub need: u32,
+        #[serde(flatten)]
+        pub any: BTreeMap<String, i64>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Mid {
+        pub m: f64,
+        #[serde(flatten)]
+        pub e: Tagged,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Nested {
+        #[serde(flatten)]
+        pub mid: Mid,
+        #[serde(flatten)]
+        pub rest: Option<Rest>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Beside {
+        #[serde(flatten)]
+        pub e: Internal,
+        #[serde(flatten)]
+        pub rest: Option<Rest>,
+    }
+
+    #[test]
+    fn keeps_the_variant_under_its_alias() {
+        for tag in ["v", "v2"] {
+            let call = json!({"m": 1.5, "t": tag, "c": {"a": 1}});
+            assert_eq!(accepted::<Nested>(call.clone()).rest, None);
+            same::<Nested>(call);
+        }
+        for tag in ["P", "P2"] {
+            let call = json!({"k": tag, "p": 3});
+            assert_eq!(accepted::<Beside>(call.clone()).rest, None);
+            same::<Beside>(call);
+        }
+        // A member no variant the tag names reads is still the `Option`'s,
+        // which drops it.
+        assert!(serde_json::from_value::<Beside>(json!({"k": "P2", "p": 3, "z": 1})).is_ok());
+        assert!(Beside::from_model(json!({"k": "P2", "p": 3, "z": 1})).is_err());
+        assert!(Nested::from_model(json!({"m": 1.5, "t": "v2", "c": {"a": 1}, "z": 1})).is_err());
+    }
+}

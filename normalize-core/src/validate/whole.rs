@@ -98,7 +98,10 @@ impl ByTag {
     /// Adds to each variant's members the aliases its branch in `parent`
     /// declares for them (a type deriving `ToolArgs` declares them, after
     /// this was recorded from schemars' schema, which does not see them):
-    /// serde's variant reads a field under any of its names.
+    /// serde's variant reads a field under any of its names. A variant
+    /// alias's branch (the derive appends one per alias, marked with the
+    /// variant's wire name) names a variant of its own, reading what the
+    /// variant reads: serde takes the tag under any of the variant's names.
     fn add_aliases(&mut self, parent: &Map<String, Value>) {
         let mut unions = Vec::new();
         union_branches(parent, &mut unions, 0);
@@ -111,6 +114,16 @@ impl ByTag {
             let Some(value) = value else {
                 continue;
             };
+            if let Some(wire) = alias_of(branch) {
+                let known = self.variants.iter().any(|(variant, _)| variant == value);
+                let read = self.variants.iter().find(|(variant, _)| variant == wire);
+                if let (false, Some((_, members))) = (known, read) {
+                    let mut members = members.clone();
+                    members.add_aliases(branch);
+                    self.variants.push((value.to_owned(), members));
+                }
+                continue;
+            }
             for (variant, members) in &mut self.variants {
                 if variant == value {
                     members.add_aliases(branch);
