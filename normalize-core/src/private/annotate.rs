@@ -527,9 +527,16 @@ pub fn content_may_be_left_out(
     if !is_option {
         return;
     }
-    let branch = variant_branch(schema, |branch| has_tag(branch, tag, name));
-    if let Some(Value::Array(required)) = branch.and_then(|branch| branch.get_mut("required")) {
-        required.retain(|member| member != content);
+    if let Some(branch) = variant_branch(schema, |branch| has_tag(branch, tag, name)) {
+        leave_out(branch, content);
+    }
+}
+
+/// Takes `member` out of `branch`'s `required`: serde reads the branch
+/// without it.
+pub(super) fn leave_out(branch: &mut Value, member: &str) {
+    if let Some(Value::Array(required)) = branch.get_mut("required") {
+        required.retain(|name| name != member);
     }
 }
 
@@ -835,14 +842,20 @@ fn variant_branch(schema: &mut Value, matches: impl Fn(&Value) -> bool) -> Optio
 }
 
 fn has_tag(branch: &Value, tag: &str, name: &str) -> bool {
-    let Some(tag) = branch.get("properties").and_then(|p| p.get(tag)) else {
-        return false;
-    };
-    tag.get("const").and_then(Value::as_str) == Some(name)
-        || tag
-            .get("enum")
-            .and_then(Value::as_array)
-            .is_some_and(|values| values.len() == 1 && values[0] == name)
+    tag_values(branch, tag).any(|value| value == name)
+}
+
+/// The strings `branch` fixes its member `tag` to: its `const`, and the
+/// string of an `enum` of one (the variant a tagged enum's branch names).
+pub(super) fn tag_values<'b>(branch: &'b Value, tag: &str) -> impl Iterator<Item = &'b str> {
+    let tag = branch.get("properties").and_then(|p| p.get(tag));
+    let constant = tag.and_then(|t| t.get("const")).and_then(Value::as_str);
+    let single = tag
+        .and_then(|t| t.get("enum"))
+        .and_then(Value::as_array)
+        .filter(|values| values.len() == 1)
+        .and_then(|values| values[0].as_str());
+    constant.into_iter().chain(single)
 }
 
 fn mark_verbatim(object: &mut Map<String, Value>, wire: &str) {

@@ -9,6 +9,7 @@
 //! an `Option`, whose content serde lets the model leave out (`{"t": "V"}`
 //! is `V(None)`), where schemars requires it.
 
+use super::annotate::{leave_out, tag_values};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -80,24 +81,21 @@ fn walk(schema: &mut Value, depth: usize) {
 /// In a union written as serde's adjacently tagged enum, the content of each
 /// variant that holds an `Option` becomes optional.
 fn relax_union(branches: &mut [Value]) {
-    let Some((_, content)) = adjacent_tagging(branches) else {
+    let Some(content) = adjacent_content(branches) else {
         return;
     };
     for branch in branches.iter_mut() {
-        let Some(map) = branch.as_object_mut() else {
-            continue;
-        };
-        let is_option = map
+        let is_option = branch
             .get("properties")
             .and_then(|properties| properties.get(&content))
             .is_some_and(is_option_schema);
-        if let (true, Some(Value::Array(required))) = (is_option, map.get_mut("required")) {
-            required.retain(|member| member != content.as_str());
+        if is_option {
+            leave_out(branch, &content);
         }
     }
 }
 
-/// The tag and content names of a union every branch of which is an object
+/// The content member's name of a union every branch of which is an object
 /// of a required tag member fixed to one string, and at most one other
 /// member (the content, of one name in every branch, required where it is
 /// declared): serde's adjacently tagged enum, its unit variants holding the
@@ -105,19 +103,18 @@ fn relax_union(branches: &mut [Value]) {
 /// internally tagged enum could look the same only with one field of one
 /// name in every variant, required although an `Option`, which schemars
 /// writes for no field serde reads as `None` when missing.
-fn adjacent_tagging(branches: &[Value]) -> Option<(String, String)> {
+fn adjacent_content(branches: &[Value]) -> Option<String> {
     let first = branches.first()?.get("properties")?.as_object()?;
     let tag = first
         .keys()
-        .find(|key| branches.iter().all(|branch| fixes_tag(branch, key)))?
-        .clone();
+        .find(|key| branches.iter().all(|branch| fixes_tag(branch, key)))?;
     let mut content: Option<String> = None;
     for branch in branches {
         let properties = branch.get("properties")?.as_object()?;
         if properties.len() > 2 || branch.get("type")?.as_str()? != "object" {
             return None;
         }
-        let Some(other) = properties.keys().find(|key| **key != tag) else {
+        let Some(other) = properties.keys().find(|key| *key != tag) else {
             continue;
         };
         if content.as_ref().is_some_and(|name| name != other) || !required(branch, other) {
@@ -125,20 +122,12 @@ fn adjacent_tagging(branches: &[Value]) -> Option<(String, String)> {
         }
         content = Some(other.clone());
     }
-    Some((tag, content?))
+    content
 }
 
 /// Whether `branch` requires the member `tag` and fixes it to one string.
 fn fixes_tag(branch: &Value, tag: &str) -> bool {
-    let Some(schema) = branch.get("properties").and_then(|p| p.get(tag)) else {
-        return false;
-    };
-    let fixed = schema.get("const").is_some_and(Value::is_string)
-        || schema
-            .get("enum")
-            .and_then(Value::as_array)
-            .is_some_and(|values| values.len() == 1 && values[0].is_string());
-    fixed && required(branch, tag)
+    tag_values(branch, tag).next().is_some() && required(branch, tag)
 }
 
 fn required(branch: &Value, member: &str) -> bool {
