@@ -5455,3 +5455,118 @@ mod a_variant_alias_of_a_tagged_enum_beside_an_option_reading_everything {
         assert!(Nested::from_model(json!({"m": 1.5, "t": "v2", "c": {"a": 1}, "z": 1})).is_err());
     }
 }
+
+/// Generated `--wide` seed 198 (with `--types 64 --calls 48`): an untagged
+/// enum flattened beside a flattened `Option` of a type that reads every
+/// member, one of whose variants flattens a tagged enum. That variant's
+/// branch holds the tagged enum's members in a union inside it, not among
+/// its own properties, so no union of the object matched what the enum
+/// reads: the enum kept nothing, and every member of the variant serde
+/// reads counted as one the failing `Option` drops.
+mod an_untagged_enum_whose_variant_flattens_a_tagged_one_beside_an_option {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "tk", content = "ck")]
+    pub enum Adjacent {
+        P(String, i64),
+        Q(char),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum SchemaOnly {
+        A {
+            x: u8,
+            y: f64,
+        },
+        B {
+            z: Vec<u32>,
+        },
+        C {
+            w: i8,
+            #[serde(flatten)]
+            t: Adjacent,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum Derived {
+        A {
+            x: u8,
+            y: f64,
+        },
+        B {
+            z: Vec<u32>,
+        },
+        C {
+            w: i8,
+            #[serde(flatten)]
+            t: Adjacent,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Rest {
+        pub need: u32,
+        #[serde(flatten)]
+        pub any: BTreeMap<String, f32>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithSchemaOnly {
+        pub a: String,
+        #[serde(flatten)]
+        pub e: SchemaOnly,
+        #[serde(flatten)]
+        pub rest: Option<Rest>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WithDerived {
+        pub a: String,
+        #[serde(flatten)]
+        pub e: Derived,
+        #[serde(flatten)]
+        pub rest: Option<Rest>,
+    }
+
+    fn check<T>()
+    where
+        T: ToolArgs + Serialize + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+    {
+        // The variant serde reads keeps its members, the tagged enum's too.
+        for call in [
+            json!({"a": "s", "z": [1]}),
+            json!({"a": "s", "x": 1, "y": 2.5}),
+            json!({"a": "s", "w": 1, "tk": "Q", "ck": "c"}),
+            json!({"a": "s", "w": 1, "tk": "P", "ck": ["c", 2]}),
+        ] {
+            same::<T>(call.clone());
+            as_serde_reads::<T>(call).unwrap();
+        }
+        // What the `Option` would read and drops, or no variant reads, is
+        // still refused.
+        for (call, pointer) in [
+            (json!({"a": "s", "z": [1], "need": 1}), "/need"),
+            (json!({"a": "s", "z": [1], "q": 1}), "/q"),
+            (
+                json!({"a": "s", "w": 1, "tk": "Q", "ck": "c", "need": 1}),
+                "/need",
+            ),
+        ] {
+            assert!(
+                invalid_pointers::<T>(call.clone()).contains(&pointer.to_owned()),
+                "{call}"
+            );
+            as_serde_reads::<T>(call).unwrap();
+        }
+    }
+
+    #[test]
+    fn keeps_what_the_variant_reads() {
+        check::<WithSchemaOnly>();
+        check::<WithDerived>();
+    }
+}

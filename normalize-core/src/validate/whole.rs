@@ -323,16 +323,37 @@ fn negation_alone(branch: &Value) -> bool {
         .is_some_and(|map| map.len() == 1 && map.contains_key("not"))
 }
 
-/// Whether `branch` names `members` among its properties (a branch
-/// written as a reference, or one that reads any member, matches any).
+/// Whether `branch` names `members` among its properties, its own or
+/// those of the parts and unions inside it (a variant that flattens an
+/// enum holds the enum's members in a union of its own). A branch written
+/// as a reference, or one that reads any member, matches any.
 fn declares(branch: &Value, members: &Members) -> bool {
-    let Some(Value::Object(properties)) = branch.get("properties") else {
+    fn declared<'b>(schema: &'b Value, names: &mut Vec<&'b str>, depth: usize) {
+        let Value::Object(map) = schema else {
+            return;
+        };
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            names.extend(properties.keys().map(String::as_str));
+        }
+        if depth < 8 {
+            for keyword in ["allOf", "anyOf", "oneOf"] {
+                if let Some(Value::Array(parts)) = map.get(keyword) {
+                    for part in parts {
+                        declared(part, names, depth + 1);
+                    }
+                }
+            }
+        }
+    }
+    if branch.get("properties").is_none() {
+        return true;
+    }
+    let Members::Named(wanted) = members else {
         return true;
     };
-    match members {
-        Members::Any => true,
-        Members::Named(names) => names.iter().all(|name| properties.contains_key(name)),
-    }
+    let mut names = Vec::new();
+    declared(branch, &mut names, 0);
+    wanted.iter().all(|name| names.contains(&name.as_str()))
 }
 
 /// The members a flattened type reads.
