@@ -51,7 +51,8 @@ EXCLUDED = """\
   variant flattening one): the object stays open and the map's value schema
   applies to the struct's own fields; a flattened newtype around an `Option`;
 - map keys other than strings; `#[tool_args(open)]` (a chosen loss);
-- aliases in types that derive only `JsonSchema` (undeclared there);
+- aliases in types that derive only `JsonSchema` (learned only where serde reads
+  the struct from a reader it is handed, which the generator does not track);
 - field names shared by two types flattened into one object (every field
   name is drawn once);
 - (`--wide`) a flattened map of `serde_json::Value`: before a flattened

@@ -590,9 +590,11 @@ fn an_escaped_tag_is_decoded_like_any_string_leaf() {
 }
 
 /// schemars does not see serde's aliases, so a type that derives only
-/// `JsonSchema` cannot declare them: there an alias is an undeclared field,
-/// rejected at its pointer (never silently dropped). Deriving `ToolArgs` on
-/// the type declares them.
+/// `JsonSchema` declared none: an alias there was an undeclared field,
+/// rejected at its pointer. They are now learned from the type's own
+/// `Deserialize` (see `an_alias_of_a_type_that_derives_only_json_schema`),
+/// and an alias is read as serde reads it; a name serde does not read is
+/// still rejected at its pointer.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct BareTerms {
     #[serde(alias = "q")]
@@ -605,10 +607,16 @@ struct BareSearch {
 }
 
 #[test]
-fn alias_in_a_type_deriving_only_json_schema_is_rejected_at_its_pointer() {
+fn alias_in_a_type_deriving_only_json_schema_is_read_as_serde_reads_it() {
     assert_eq!(
-        invalid_pointers::<BareSearch>(json!({"terms": {"q": "oak"}})),
-        ["/terms/q", "/terms/query"]
+        accepted::<BareSearch>(json!({"terms": {"q": "oak"}}))
+            .terms
+            .query,
+        "oak"
+    );
+    assert_eq!(
+        invalid_pointers::<BareSearch>(json!({"terms": {"qq": "oak"}})),
+        ["/terms/qq", "/terms/query"]
     );
 }
 
@@ -5568,5 +5576,105 @@ mod an_untagged_enum_whose_variant_flattens_a_tagged_one_beside_an_option {
     fn keeps_what_the_variant_reads() {
         check::<WithSchemaOnly>();
         check::<WithDerived>();
+    }
+}
+
+/// A field alias of a type that derives only `JsonSchema` was an undeclared
+/// field (schemars does not write aliases), refused where serde reads it.
+/// It is now learned from the type's own `Deserialize` wherever serde reads
+/// the struct from the reader it is handed, and declared as a derive would.
+mod an_alias_of_a_type_that_derives_only_json_schema {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Leaf {
+        #[serde(alias = "amount", alias = "qty")]
+        pub count: u32,
+        #[serde(default, alias = "text")]
+        pub note: Option<String>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub enum Shape {
+        Dot,
+        Box {
+            #[serde(alias = "w")]
+            width: u8,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "kind")]
+    pub enum Internal {
+        Leafy {
+            #[serde(alias = "c")]
+            count: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Call {
+        pub leaf: Leaf,
+        pub leaves: Vec<Leaf>,
+        pub by_name: BTreeMap<String, Option<Box<Leaf>>>,
+        pub shape: Shape,
+        #[serde(default)]
+        pub internal: Option<Internal>,
+    }
+
+    #[test]
+    fn reads_it_as_serde_does() {
+        let call = json!({
+            "leaf": {"amount": 1},
+            "leaves": [{"qty": 2, "text": "x"}, {"count": 3}],
+            "by_name": {"a": {"amount": 4}, "b": null},
+            "shape": {"Box": {"w": 5}}
+        });
+        same::<Call>(call.clone());
+        assert_eq!(accepted::<Call>(call).leaves[0].note.as_deref(), Some("x"));
+        // Two names of one field: serde's own refusal stands, as for a
+        // derived type's (outside untagged enums, where the schema refuses
+        // them).
+        match Call::from_model(
+            json!({"leaf": {"amount": 1, "count": 1}, "leaves": [], "by_name": {}, "shape": "Dot"}),
+        ) {
+            Err(ArgsError::Deserialize { pointer, message }) => {
+                assert_eq!(pointer, "/leaf");
+                assert!(message.contains("duplicate field `count`"), "{message}");
+            }
+            other => panic!("expected serde's refusal, got {other:?}"),
+        }
+        // A name serde does not read is still refused, and so is a value of
+        // the wrong type under an alias.
+        assert_eq!(
+            invalid_pointers::<Call>(
+                json!({"leaf": {"amt": 1}, "leaves": [], "by_name": {}, "shape": "Dot"})
+            ),
+            ["/leaf/amt", "/leaf/count"]
+        );
+        assert!(
+            Call::from_model(
+                json!({"leaf": {"qty": "1"}, "leaves": [], "by_name": {}, "shape": "Dot"})
+            )
+            .is_err()
+        );
+        // An internally tagged variant is read from serde's buffer, never
+        // handed to the reader the aliases are learned with: its alias is
+        // still refused (the README's limit), never misread.
+        let buffered = json!({"leaf": {"count": 1}, "leaves": [], "by_name": {}, "shape": "Dot",
+            "internal": {"kind": "Leafy", "c": 1}});
+        assert!(serde_json::from_value::<Call>(buffered.clone()).is_ok());
+        assert!(Call::from_model(buffered).is_err());
+    }
+
+    #[test]
+    fn shows_only_the_written_names_to_a_model() {
+        let shown = toolargs::export::aliases::without_aliases(Call::input_schema());
+        let text = shown.to_string();
+        for alias in ["\"amount\"", "\"qty\"", "\"text\"", "\"w\""] {
+            assert!(!text.contains(alias), "{alias} in {text}");
+        }
+        let declared = Call::input_schema().to_string();
+        assert!(declared.contains("\"amount\"") && declared.contains("\"w\""));
     }
 }

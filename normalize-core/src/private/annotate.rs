@@ -951,7 +951,7 @@ pub(super) fn add_dependent_schema(object: &mut Map<String, Value>, name: &str, 
 /// Declares each alias of `wire` as a property with the field's schema
 /// (marked [`ALIAS_OF`]), and, when the field is required, requires one of
 /// its names instead of the wire name alone.
-fn declare_aliases(object: &mut Map<String, Value>, wire: &str, aliases: &[&str]) {
+pub(super) fn declare_aliases(object: &mut Map<String, Value>, wire: &str, aliases: &[&str]) {
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
         return;
     };

@@ -31,6 +31,7 @@ mod flatten;
 pub use flatten::{FieldSchema, Flattened, flattened_first, own_field_first};
 pub use flattened_read::Reading;
 mod flattened_read;
+mod learned_aliases;
 mod probe;
 mod schema_only;
 mod walk;
@@ -86,6 +87,9 @@ impl Compiled {
         annotated.insert(T::schema_name().into_owned());
         let mut defs = generator.take_definitions(false);
         schema_only::relax_adjacent_options(&mut defs, &annotated);
+        if defs.keys().any(|name| !annotated.contains(name)) {
+            learned_aliases::declare(&mut defs, &annotated, &learned_aliases::learn::<T>());
+        }
         if !defs.is_empty() {
             if let Value::Object(root) = &mut schema {
                 root.insert("$defs".to_owned(), Value::Object(defs));

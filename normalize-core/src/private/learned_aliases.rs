@@ -1,0 +1,1198 @@
+//! The field aliases serde reads in types that derive only `JsonSchema`,
+//! learned from their own `Deserialize`.
+//!
+//! A `ToolArgs` derive declares its fields' aliases ([`super::annotate`]);
+//! schemars writes none, so a type with no derive of ours had none
+//! declared, and a call sending one was refused although serde reads it.
+//! serde's derive tells them at run time: it hands `deserialize_struct`
+//! every name a struct reads (`fields`, aliases among them), and refuses a
+//! field sent twice by the name it is written under (`duplicate_field`),
+//! whichever of its names was sent. [`learn`] drives the root type's
+//! `Deserialize` with a deserializer of its own ([`Maker`]) that makes up a
+//! value for whatever is asked and sends one not yet known name twice per
+//! run, and keeps what serde's refusals say; [`declare`] writes what it
+//! learned into the definitions no derive annotated, where a definition's
+//! members are the struct's (a struct's own definition, or an externally
+//! tagged variant's object in its enum's).
+//!
+//! What is only reached through serde's own buffering (a flattened field,
+//! the variants of an internally tagged or untagged enum) is never handed
+//! to [`Maker`], so aliases there stay undeclared (the README's limits).
+
+use super::annotate::{alias_of, declare_aliases};
+use serde::de::value::BorrowedStrDeserializer;
+use serde::de::{
+    DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
+    VariantAccess, Visitor,
+};
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Runs of the root's `Deserialize` at most (each learns one thing or
+/// ends the search).
+const MAX_RUNS: usize = 4096;
+/// Values nested deeper than this are not made up (a type that only holds
+/// itself has no value).
+const MAX_DEPTH: usize = 24;
+
+/// One struct's names, as serde reads them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct StructNames {
+    /// serde's name of the container (the enum's, for a variant).
+    container: &'static str,
+    /// The variant, for an externally tagged struct variant.
+    variant: Option<&'static str>,
+    /// Each alias and the name it stands for.
+    aliases: Vec<(&'static str, &'static str)>,
+    /// The names fields are written under.
+    written: Vec<&'static str>,
+    /// Names nothing was learned of (their value could not be made up).
+    unknown: Vec<&'static str>,
+}
+
+/// The names of each struct `T` holds that serde reads through
+/// `deserialize_struct` (or as a struct variant), one for each list of
+/// names serde's derive wrote (two instances of a generic type may share
+/// one). Nothing when `T`'s `Deserialize` panics on a made-up value.
+pub(crate) fn learn<T: DeserializeOwned>() -> Vec<StructNames> {
+    std::panic::catch_unwind(|| {
+        let mut state = State::default();
+        let mut news_since_reset = true;
+        for _ in 0..MAX_RUNS {
+            state.news = false;
+            state.expanded.clear();
+            let _ = T::deserialize(Maker::root(&mut state));
+            if state.news {
+                news_since_reset = true;
+                continue;
+            }
+            // A run learned nothing: every variant is tried again (an
+            // adjacently tagged variant's content is read after its tag,
+            // so a variant counts as tried before its content is), until
+            // a whole round learns nothing.
+            if !news_since_reset {
+                break;
+            }
+            news_since_reset = false;
+            for choice in state.enums.values_mut() {
+                choice.tried.iter_mut().for_each(|tried| *tried = false);
+            }
+        }
+        state.names()
+    })
+    .unwrap_or_default()
+}
+
+/// Declares the aliases `learned` in each definition of `defs` that no
+/// `ToolArgs` derive annotated (`annotated`) and whose members are a
+/// learned struct's: named as serde names the container (schemars adds a
+/// number for a name two types share, or the type arguments), with the
+/// struct's written names, and only names it reads, as properties.
+///
+/// A definition is only known by its name and its members, so where more
+/// definitions look like the structs of one name than such structs were
+/// met (two instances of a generic type, or a type of the same name and
+/// members the reading never reached, which may have no alias at all),
+/// or one looks like two structs with other aliases, none of them is
+/// touched: an alias declared in the wrong one would be a member serde
+/// drops.
+pub(crate) fn declare(
+    defs: &mut Map<String, Value>,
+    annotated: &HashSet<String>,
+    learned: &[StructNames],
+) {
+    let mut groups: Vec<(&'static str, Option<&'static str>)> = Vec::new();
+    for names in learned {
+        if !groups.contains(&(names.container, names.variant)) {
+            groups.push((names.container, names.variant));
+        }
+    }
+    for (container, variant) in groups {
+        let structs: Vec<&StructNames> = learned
+            .iter()
+            .filter(|names| names.container == container && names.variant == variant)
+            .collect();
+        if structs.iter().all(|names| names.aliases.is_empty()) {
+            continue;
+        }
+        // Each definition that looks like one of the structs: its place,
+        // and the structs it fits.
+        let mut lookalikes: Vec<(String, Option<usize>, Vec<&StructNames>)> = Vec::new();
+        for (name, definition) in defs.iter() {
+            if annotated.contains(name) || !named_after(name, container) {
+                continue;
+            }
+            let (at, object) = match variant {
+                None => (None, definition),
+                Some(variant) => match variant_object(definition, variant) {
+                    Some((at, object)) => (Some(at), object),
+                    None => continue,
+                },
+            };
+            let fitting: Vec<&StructNames> = structs
+                .iter()
+                .copied()
+                .filter(|names| fits(object, names))
+                .collect();
+            if !fitting.is_empty() {
+                lookalikes.push((name.clone(), at, fitting));
+            }
+        }
+        if lookalikes.len() > structs.len() {
+            continue;
+        }
+        for (name, at, fitting) in lookalikes {
+            let names = fitting[0];
+            if fitting.iter().any(|other| other.aliases != names.aliases) {
+                continue;
+            }
+            let Some(definition) = defs.get_mut(&name) else {
+                continue;
+            };
+            let object = match (at, variant) {
+                (Some(at), Some(variant)) => variant_object_mut(definition, at, variant),
+                _ => definition.as_object_mut(),
+            };
+            if let Some(object) = object {
+                declare_names(object, names);
+            }
+        }
+    }
+}
+
+/// Declares `names`' aliases in `object`, the struct's schema.
+fn declare_names(object: &mut Map<String, Value>, names: &StructNames) {
+    for written in &names.written {
+        let aliases: Vec<&str> = names
+            .aliases
+            .iter()
+            .filter(|(_, of)| of == written)
+            .map(|(alias, _)| *alias)
+            .collect();
+        if !aliases.is_empty() {
+            declare_aliases(object, written, &aliases);
+        }
+    }
+}
+
+/// Whether schemars' name `name` of a definition is the name `container`
+/// serde gives the type: the same, or followed by a number (two types of
+/// one name) or by the type arguments (`_for_`).
+fn named_after(name: &str, container: &str) -> bool {
+    let Some(rest) = name.strip_prefix(container) else {
+        return false;
+    };
+    rest.is_empty() || rest.starts_with("_for_") || rest.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether `schema`'s properties are `names`' members: every written name,
+/// and no name the struct does not read (none marked an alias already).
+fn fits(schema: &Value, names: &StructNames) -> bool {
+    let Some(Value::Object(properties)) = schema.get("properties") else {
+        return false;
+    };
+    names
+        .written
+        .iter()
+        .all(|name| properties.contains_key(*name))
+        && properties.iter().all(|(name, member)| {
+            alias_of(member).is_none()
+                && (names.written.contains(&name.as_str())
+                    || names.unknown.contains(&name.as_str()))
+        })
+}
+
+/// The branches of an enum's definition.
+fn branches(definition: &Value) -> Option<&Vec<Value>> {
+    ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|keyword| definition.get(*keyword)?.as_array())
+}
+
+/// The object inside the branch of an externally tagged `variant`
+/// (`{"variant": {...}}` alone), and the branch's place.
+fn variant_object<'d>(definition: &'d Value, variant: &str) -> Option<(usize, &'d Value)> {
+    branches(definition)?
+        .iter()
+        .enumerate()
+        .find_map(|(at, branch)| {
+            let properties = branch.get("properties")?.as_object()?;
+            (properties.len() == 1)
+                .then(|| properties.get(variant))
+                .flatten()
+                .map(|object| (at, object))
+        })
+}
+
+fn variant_object_mut<'d>(
+    definition: &'d mut Value,
+    at: usize,
+    variant: &str,
+) -> Option<&'d mut Map<String, Value>> {
+    let map = definition.as_object_mut()?;
+    let keyword = ["oneOf", "anyOf"]
+        .into_iter()
+        .find(|keyword| map.contains_key(*keyword))?;
+    map.get_mut(keyword)?
+        .get_mut(at)?
+        .get_mut("properties")?
+        .get_mut(variant)?
+        .as_object_mut()
+}
+
+/// What is known of one name a struct reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Name {
+    /// Not yet asked.
+    Unknown,
+    /// It stands for the field written under this name (itself, when it
+    /// is the written name).
+    Of(&'static str),
+}
+
+/// One struct met (by `deserialize_struct`, or as a struct variant).
+#[derive(Debug)]
+struct Struct {
+    container: &'static str,
+    variant: Option<&'static str>,
+    fields: &'static [&'static str],
+    names: Vec<Name>,
+    /// A value could not be made up under this name.
+    failed: Vec<bool>,
+    /// serde refused the struct without it (a field with no default).
+    required: Vec<bool>,
+}
+
+/// One externally tagged enum met (its tag, for an adjacently tagged one).
+#[derive(Debug)]
+struct Choice {
+    /// The variant's value could not be made up.
+    failed: Vec<bool>,
+    /// The variant was read in this round.
+    tried: Vec<bool>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    structs: Vec<Struct>,
+    struct_ids: HashMap<(usize, usize, &'static str, Option<&'static str>), usize>,
+    enums: HashMap<(usize, usize, &'static str), Choice>,
+    /// Where a sequence, a map or an `Option` is made up empty: its item
+    /// could not be.
+    empty: HashSet<u64>,
+    /// The names sent where a map is asked for: a struct that flattens a
+    /// field reads its own fields from a map, and names those it misses.
+    map_keys: HashMap<u64, Vec<&'static str>>,
+    /// The structs made up whole in this run: made up again, they are
+    /// made up small (a type holding one struct at many places would
+    /// otherwise be made up whole at each, and that grows as the product
+    /// of their numbers).
+    expanded: HashSet<usize>,
+    /// The structs being read, outermost first.
+    open: Vec<usize>,
+    /// The struct and name the last key sent was.
+    last_key: Option<(usize, usize)>,
+    /// Something was learned in this run.
+    news: bool,
+}
+
+impl State {
+    fn struct_id(
+        &mut self,
+        container: &'static str,
+        variant: Option<&'static str>,
+        fields: &'static [&'static str],
+    ) -> usize {
+        let key = (fields.as_ptr() as usize, fields.len(), container, variant);
+        if let Some(&id) = self.struct_ids.get(&key) {
+            return id;
+        }
+        self.structs.push(Struct {
+            container,
+            variant,
+            fields,
+            names: vec![Name::Unknown; fields.len()],
+            failed: vec![false; fields.len()],
+            required: vec![false; fields.len()],
+        });
+        self.struct_ids.insert(key, self.structs.len() - 1);
+        self.structs.len() - 1
+    }
+
+    fn names(&self) -> Vec<StructNames> {
+        let mut learned: Vec<StructNames> = Vec::new();
+        for found in &self.structs {
+            let mut names = StructNames {
+                container: found.container,
+                variant: found.variant,
+                aliases: Vec::new(),
+                written: Vec::new(),
+                unknown: Vec::new(),
+            };
+            for (name, known) in found.fields.iter().zip(&found.names) {
+                match known {
+                    Name::Of(of) if of == name => names.written.push(name),
+                    Name::Of(of) => names.aliases.push((name, of)),
+                    Name::Unknown => names.unknown.push(name),
+                }
+            }
+            learned.push(names);
+        }
+        learned
+    }
+}
+
+/// Why a made-up reading stopped.
+#[derive(Debug)]
+enum Stop {
+    /// Something was learned: the run starts again.
+    Again,
+    /// serde's `missing_field`.
+    Missing(&'static str),
+    /// serde's `duplicate_field`: the name the field is written under.
+    Twice(&'static str),
+    /// The value cannot be made up.
+    Failed,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+impl std::error::Error for Stop {}
+
+impl serde::de::Error for Stop {
+    fn custom<M: std::fmt::Display>(_: M) -> Self {
+        Stop::Failed
+    }
+
+    fn missing_field(field: &'static str) -> Self {
+        Stop::Missing(field)
+    }
+
+    fn duplicate_field(field: &'static str) -> Self {
+        Stop::Twice(field)
+    }
+}
+
+/// The deserializer that makes up a value for whatever it is asked.
+struct Maker<'s> {
+    state: &'s mut State,
+    depth: usize,
+    /// Inside a struct that is already being read (a recursive type), or
+    /// one made up whole already in this run: the smallest value, so that
+    /// the reading ends, and soon.
+    minimal: bool,
+    /// Where the value is, for [`State::empty`].
+    site: u64,
+}
+
+/// The site of the value `step` leads to from `site`.
+fn step(site: u64, step: u64) -> u64 {
+    (site.rotate_left(7) ^ step).wrapping_mul(0x0100_0000_01b3)
+}
+
+impl<'s> Maker<'s> {
+    fn root(state: &'s mut State) -> Self {
+        Maker {
+            state,
+            depth: 0,
+            minimal: false,
+            site: 0,
+        }
+    }
+
+    fn child(&mut self, to: u64) -> Maker<'_> {
+        Maker {
+            state: self.state,
+            depth: self.depth + 1,
+            minimal: self.minimal,
+            site: step(self.site, to),
+        }
+    }
+
+    /// Whether a sequence, map or `Option` here is made up empty.
+    fn empty_here(&self) -> bool {
+        self.minimal || self.state.empty.contains(&self.site)
+    }
+
+    /// Where an item of a sequence, map or `Option` failed: made up empty
+    /// from now on (`Again`), or, already empty, failed.
+    fn item_failed(&mut self, stop: Stop) -> Stop {
+        match stop {
+            Stop::Again => Stop::Again,
+            _ if self.state.empty.insert(self.site) => {
+                self.state.news = true;
+                Stop::Again
+            }
+            _ => Stop::Failed,
+        }
+    }
+
+    fn structure<'de, V: Visitor<'de>>(
+        self,
+        container: &'static str,
+        variant: Option<&'static str>,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        if self.depth > MAX_DEPTH {
+            return Err(Stop::Failed);
+        }
+        let id = self.state.struct_id(container, variant, fields);
+        let minimal =
+            self.minimal || self.state.open.contains(&id) || !self.state.expanded.insert(id);
+        let found = &self.state.structs[id];
+        let mut feed = Vec::new();
+        for (at, name) in fields.iter().enumerate() {
+            if found.failed[at] {
+                continue;
+            }
+            match found.names[at] {
+                Name::Of(of) if of == *name && (!minimal || found.required[at]) => feed.push(at),
+                Name::Of(_) => {}
+                // Sent twice: serde names the field it stands for.
+                Name::Unknown if !minimal => {
+                    feed.extend([at, at]);
+                    break;
+                }
+                Name::Unknown => {}
+            }
+        }
+        self.state.open.push(id);
+        let read = visitor.visit_map(Members {
+            state: &mut *self.state,
+            depth: self.depth,
+            minimal,
+            site: self.site,
+            id,
+            feed,
+            next: 0,
+        });
+        self.state.open.pop();
+        match read {
+            Ok(value) => Ok(value),
+            Err(Stop::Again) => Err(Stop::Again),
+            Err(Stop::Twice(of)) => match self.state.last_key {
+                Some((last, at)) if last == id => {
+                    let known = &mut self.state.structs[id].names[at];
+                    if *known == Name::Unknown {
+                        *known = Name::Of(of);
+                        self.state.news = true;
+                        Err(Stop::Again)
+                    } else {
+                        Err(Stop::Failed)
+                    }
+                }
+                _ => Err(Stop::Failed),
+            },
+            Err(Stop::Missing(name)) => {
+                let found = &mut self.state.structs[id];
+                // serde names a missing field by its written name: known
+                // now, and sent from now on where a value can be made up.
+                let Some(at) = fields.iter().position(|field| *field == name) else {
+                    return Err(Stop::Failed);
+                };
+                let named = found.names[at] != Name::Of(name);
+                let required = !found.failed[at] && !found.required[at];
+                found.names[at] = Name::Of(name);
+                found.required[at] |= required;
+                if named || required {
+                    self.state.news = true;
+                    Err(Stop::Again)
+                } else {
+                    Err(Stop::Failed)
+                }
+            }
+            Err(Stop::Failed) => Err(Stop::Failed),
+        }
+    }
+}
+
+/// A struct's members as [`Maker`] sends them.
+struct Members<'s> {
+    state: &'s mut State,
+    depth: usize,
+    minimal: bool,
+    site: u64,
+    id: usize,
+    /// The places, in the struct's names, of the names sent.
+    feed: Vec<usize>,
+    next: usize,
+}
+
+impl<'de> MapAccess<'de> for Members<'_> {
+    type Error = Stop;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Stop> {
+        let Some(&at) = self.feed.get(self.next) else {
+            return Ok(None);
+        };
+        self.next += 1;
+        self.state.last_key = Some((self.id, at));
+        let name = self.state.structs[self.id].fields[at];
+        seed.deserialize(BorrowedStrDeserializer::new(name))
+            .map(Some)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Stop> {
+        let at = self.feed[self.next.saturating_sub(1)];
+        let fields = self.state.structs[self.id].fields;
+        let maker = Maker {
+            state: &mut *self.state,
+            depth: self.depth + 1,
+            minimal: self.minimal,
+            site: step(self.site, fields.as_ptr() as u64 ^ at as u64),
+        };
+        match seed.deserialize(maker) {
+            Ok(value) => Ok(value),
+            Err(Stop::Again) => Err(Stop::Again),
+            Err(_) => {
+                self.state.structs[self.id].failed[at] = true;
+                self.state.news = true;
+                Err(Stop::Again)
+            }
+        }
+    }
+}
+
+/// Items of a made-up sequence, or a tuple's.
+struct Items<'s> {
+    maker: Maker<'s>,
+    left: usize,
+    made: u64,
+}
+
+impl<'de> SeqAccess<'de> for Items<'_> {
+    type Error = Stop;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, Stop> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.made += 1;
+        let made = self.made;
+        seed.deserialize(self.maker.child(16 + made)).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// The one entry of a made-up map.
+struct Entry<'s> {
+    maker: Maker<'s>,
+    sent: bool,
+}
+
+impl<'de> MapAccess<'de> for Entry<'_> {
+    type Error = Stop;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Stop> {
+        if self.sent {
+            return Ok(None);
+        }
+        self.sent = true;
+        seed.deserialize(self.maker.child(2)).map(Some)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Stop> {
+        seed.deserialize(self.maker.child(3))
+    }
+}
+
+/// The members of a made-up map, under the names given.
+struct Named<'s> {
+    maker: Maker<'s>,
+    keys: Vec<&'static str>,
+    next: usize,
+}
+
+impl<'de> MapAccess<'de> for Named<'_> {
+    type Error = Stop;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Stop> {
+        let Some(name) = self.keys.get(self.next) else {
+            return Ok(None);
+        };
+        self.next += 1;
+        seed.deserialize(BorrowedStrDeserializer::new(name))
+            .map(Some)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Stop> {
+        let at = self.next as u64;
+        seed.deserialize(self.maker.child(64 + at))
+    }
+}
+
+/// The variant a made-up enum value takes.
+struct Variant<'s> {
+    maker: Maker<'s>,
+    /// The enum's name, serde's.
+    container: &'static str,
+    name: &'static str,
+}
+
+impl<'de> EnumAccess<'de> for Variant<'_> {
+    type Error = Stop;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), Stop> {
+        let value = seed.deserialize(BorrowedStrDeserializer::new(self.name))?;
+        Ok((value, self))
+    }
+}
+
+impl<'de> VariantAccess<'de> for Variant<'_> {
+    type Error = Stop;
+
+    fn unit_variant(self) -> Result<(), Stop> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(mut self, seed: S) -> Result<S::Value, Stop> {
+        seed.deserialize(self.maker.child(5))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(mut self, len: usize, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_seq(Items {
+            maker: self.maker.child(6),
+            left: len,
+            made: 0,
+        })
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        let maker = Maker {
+            depth: self.maker.depth + 1,
+            site: step(self.maker.site, 7),
+            ..self.maker
+        };
+        maker.structure(self.container, Some(self.name), fields, visitor)
+    }
+}
+
+impl<'de> Deserializer<'de> for Maker<'_> {
+    type Error = Stop;
+
+    // What asks for any value buffers it (an untagged or internally tagged
+    // enum, a `Value`, a struct's flattened members) and reads it with
+    // serde's own deserializer, which no depth limit of ours bounds (a
+    // recursive untagged enum recurses there without end): nothing is made
+    // up for it.
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
+        Err(Stop::Failed)
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_bool(false)
+    }
+
+    // One is every integer type's, a `NonZero`'s too.
+    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_u64(1)
+    }
+    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_u64(1)
+    }
+    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_u64(1)
+    }
+    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_u64(1)
+    }
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_u64(1)
+    }
+    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_u64(1)
+    }
+    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_u64(1)
+    }
+    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_u64(1)
+    }
+    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_u64(1)
+    }
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_u64(1)
+    }
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_f64(1.0)
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_f64(1.0)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_char('a')
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_str("a")
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_str("a")
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_str("a")
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_bytes(&[])
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_bytes(&[])
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        if self.depth > MAX_DEPTH || self.empty_here() {
+            return visitor.visit_none();
+        }
+        match visitor.visit_some(self.child(4)) {
+            Ok(value) => Ok(value),
+            Err(stop) => Err(self.item_failed(stop)),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        mut self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        if self.depth > MAX_DEPTH {
+            return Err(Stop::Failed);
+        }
+        visitor.visit_newtype_struct(self.child(8))
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        let empty = self.depth > MAX_DEPTH || self.empty_here();
+        let items = Items {
+            maker: self.child(1),
+            left: usize::from(!empty),
+            made: 0,
+        };
+        match visitor.visit_seq(items) {
+            Ok(value) => Ok(value),
+            Err(stop) if !empty => Err(self.item_failed(stop)),
+            Err(stop) => Err(stop),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        mut self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        if self.depth > MAX_DEPTH {
+            return Err(Stop::Failed);
+        }
+        visitor.visit_seq(Items {
+            maker: self.child(9),
+            left: len,
+            made: 0,
+        })
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        self.deserialize_tuple(len, visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        let empty = self.depth > MAX_DEPTH || self.empty_here();
+        let keys = match empty {
+            true => None,
+            false => self.state.map_keys.get(&self.site).cloned(),
+        };
+        let read = match keys {
+            // A struct that flattens: the fields it named missing, so that
+            // the types below them are reached.
+            Some(keys) => visitor.visit_map(Named {
+                maker: self.child(11),
+                keys,
+                next: 0,
+            }),
+            None => visitor.visit_map(Entry {
+                maker: self.child(10),
+                sent: empty,
+            }),
+        };
+        let named = self.state.map_keys.contains_key(&self.site);
+        match read {
+            Ok(value) => Ok(value),
+            Err(Stop::Again) => Err(Stop::Again),
+            _ if empty => Err(Stop::Failed),
+            // A map whose made-up entry failed, or a struct that flattens
+            // (its made-up member is buffered, and refused): the names it
+            // misses are sent from now on, one more each run.
+            Err(Stop::Missing(name)) => {
+                let keys = self.state.map_keys.entry(self.site).or_default();
+                if keys.contains(&name) {
+                    Err(self.item_failed(Stop::Failed))
+                } else {
+                    keys.push(name);
+                    self.state.news = true;
+                    Err(Stop::Again)
+                }
+            }
+            Err(_) if !named => {
+                self.state.map_keys.insert(self.site, Vec::new());
+                self.state.news = true;
+                Err(Stop::Again)
+            }
+            Err(stop) => Err(self.item_failed(stop)),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        self.structure(name, None, fields, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        mut self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        if self.depth > MAX_DEPTH || variants.is_empty() {
+            return Err(Stop::Failed);
+        }
+        let key = (variants.as_ptr() as usize, variants.len(), name);
+        let minimal = self.minimal;
+        let choice = self.state.enums.entry(key).or_insert_with(|| Choice {
+            failed: vec![false; variants.len()],
+            tried: vec![false; variants.len()],
+        });
+        let open = |at: &usize| !choice.failed[*at];
+        let untried = (0..variants.len()).find(|at| open(at) && !choice.tried[*at]);
+        let Some(at) = untried
+            .filter(|_| !minimal)
+            .or_else(|| (0..variants.len()).find(open))
+        else {
+            return Err(Stop::Failed);
+        };
+        let read = visitor.visit_enum(Variant {
+            maker: self.child(32 + at as u64),
+            container: name,
+            name: variants[at],
+        });
+        let choice = self.state.enums.get_mut(&key).expect("inserted above");
+        match read {
+            Ok(value) => {
+                if !minimal {
+                    choice.tried[at] = true;
+                }
+                Ok(value)
+            }
+            Err(Stop::Again) => Err(Stop::Again),
+            Err(_) => {
+                choice.failed[at] = true;
+                self.state.news = true;
+                Err(Stop::Again)
+            }
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_unit()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Leaf {
+        #[serde(alias = "a1", alias = "a2")]
+        a: u32,
+        #[serde(default, alias = "b1")]
+        b: Option<String>,
+        c: std::num::NonZeroU8,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    #[serde(tag = "k")]
+    enum Internal {
+        P { p: u32 },
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    enum External {
+        U,
+        S {
+            #[serde(alias = "s1")]
+            s: u8,
+            leaves: BTreeMap<String, Box<Leaf>>,
+        },
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Node {
+        #[serde(alias = "n1")]
+        name: String,
+        children: Vec<Node>,
+        // Nothing can be made up for it: what its alias stands for stays
+        // unknown.
+        #[serde(alias = "i1")]
+        internal: Internal,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Root {
+        leaf: Option<Leaf>,
+        external: (u8, External),
+        nodes: Vec<Node>,
+    }
+
+    fn found(learned: &[StructNames], container: &str) -> StructNames {
+        let mut of = learned.iter().filter(|names| names.container == container);
+        let names = of
+            .next()
+            .unwrap_or_else(|| panic!("{container}: {learned:?}"));
+        assert!(of.next().is_none(), "{learned:?}");
+        names.clone()
+    }
+
+    #[test]
+    fn learns_every_alias_serde_reads_where_a_value_can_be_made_up() {
+        let learned = learn::<Root>();
+        let leaf = found(&learned, "Leaf");
+        assert_eq!(leaf.aliases, [("a1", "a"), ("a2", "a"), ("b1", "b")]);
+        assert_eq!(leaf.written, ["a", "b", "c"]);
+        assert!(leaf.unknown.is_empty());
+        let variant = found(&learned, "External");
+        assert_eq!(variant.variant, Some("S"));
+        assert_eq!(variant.aliases, [("s1", "s")]);
+        let node = found(&learned, "Node");
+        assert_eq!(node.aliases, [("n1", "name")]);
+        // `internal` itself is known (serde asked for it, missing); `i1`,
+        // whose value fails, is not.
+        assert_eq!(node.written, ["name", "children", "internal"]);
+        assert_eq!(node.unknown, ["i1"]);
+        let root = found(&learned, "Root");
+        assert!(root.aliases.is_empty());
+        assert_eq!(root.written, ["leaf", "external", "nodes"]);
+    }
+
+    #[test]
+    fn a_deserialize_that_panics_teaches_nothing() {
+        struct Panics;
+        impl<'de> Deserialize<'de> for Panics {
+            fn deserialize<D: Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+                panic!("made-up values are refused by panicking")
+            }
+        }
+        assert!(learn::<Panics>().is_empty());
+    }
+
+    fn leaf_names() -> StructNames {
+        StructNames {
+            container: "Leaf",
+            variant: None,
+            aliases: vec![("a1", "a")],
+            written: vec!["a", "c"],
+            unknown: vec![],
+        }
+    }
+
+    #[test]
+    fn declares_where_the_definition_is_the_structs() {
+        let object = json!({
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "c": {"type": "boolean"}},
+            "required": ["a", "c"]
+        });
+        let mut defs: Map<String, Value> = serde_json::from_value(json!({
+            "Leaf": object, "Leaf2": object, "Leaf_for_uint8": object,
+            // Another name, other members, or a derive's own: untouched.
+            "Leafy": object, "Annotated": object,
+            "Leaf3": {"type": "object", "properties": {"a": {}, "d": {}}},
+        }))
+        .unwrap();
+        let before = defs.clone();
+        let annotated = HashSet::from(["Annotated".to_owned()]);
+        // Three structs of the name met, each with its own list of names
+        // (two instances of a generic type may have one list, or two).
+        declare(
+            &mut defs,
+            &annotated,
+            &[leaf_names(), leaf_names(), leaf_names()],
+        );
+        for name in ["Leaf", "Leaf2", "Leaf_for_uint8"] {
+            assert_eq!(defs[name]["properties"]["a1"][super::super::ALIAS_OF], "a");
+            assert_eq!(defs[name]["required"], json!(["c"]));
+            assert_eq!(
+                defs[name]["allOf"],
+                json!([{"anyOf": [{"required": ["a"]}, {"required": ["a1"]}]}])
+            );
+        }
+        for name in ["Leafy", "Annotated", "Leaf3"] {
+            assert_eq!(defs[name], before[name], "{name}");
+        }
+    }
+
+    #[test]
+    fn two_structs_fitting_one_definition_with_other_aliases_leave_it() {
+        let object = json!({"properties": {"a": {}, "c": {}}});
+        let mut defs: Map<String, Value> =
+            serde_json::from_value(json!({ "Leaf": object })).unwrap();
+        let other = StructNames {
+            aliases: vec![("a2", "a")],
+            ..leaf_names()
+        };
+        declare(&mut defs, &HashSet::new(), &[leaf_names(), other]);
+        assert_eq!(defs["Leaf"], object);
+    }
+
+    #[test]
+    fn more_lookalike_definitions_than_structs_met_leave_them_all() {
+        // Two definitions of a struct's name and members, one struct met:
+        // which one it is, nothing tells.
+        let object = json!({"properties": {"a": {}, "c": {}}});
+        let mut defs: Map<String, Value> =
+            serde_json::from_value(json!({ "Leaf": object, "Leaf2": object })).unwrap();
+        let before = defs.clone();
+        declare(&mut defs, &HashSet::new(), &[leaf_names()]);
+        assert_eq!(defs, before);
+        // Met as two structs (two lists of names), both are declared.
+        let twin = StructNames {
+            written: vec!["a", "c"],
+            ..leaf_names()
+        };
+        declare(&mut defs, &HashSet::new(), &[leaf_names(), twin]);
+        assert_eq!(
+            defs["Leaf2"]["properties"]["a1"][super::super::ALIAS_OF],
+            "a"
+        );
+    }
+
+    #[test]
+    fn declares_an_externally_tagged_struct_variant_in_its_branch() {
+        let mut defs: Map<String, Value> = serde_json::from_value(json!({"E": {"oneOf": [
+            {"type": "string", "enum": ["U"]},
+            {"type": "object", "properties": {"S": {"type": "object", "properties": {"a": {}, "c": {}}}}}
+        ]}}))
+        .unwrap();
+        let names = StructNames {
+            container: "E",
+            variant: Some("S"),
+            ..leaf_names()
+        };
+        declare(&mut defs, &HashSet::new(), &[names]);
+        assert_eq!(
+            defs["E"]["oneOf"][1]["properties"]["S"]["properties"]["a1"][super::super::ALIAS_OF],
+            "a"
+        );
+    }
+
+    macro_rules! chain {
+        ($name:ident, $next:ty) => {
+            #[derive(Deserialize)]
+            #[allow(dead_code)]
+            struct $name {
+                #[serde(alias = "n1")]
+                n: $next,
+                m: Option<Box<$next>>,
+            }
+        };
+    }
+    chain!(S0, S1);
+    chain!(S1, S2);
+    chain!(S2, S3);
+    chain!(S3, S4);
+    chain!(S4, S5);
+    chain!(S5, S6);
+    chain!(S6, S7);
+    chain!(S7, S8);
+    chain!(S8, S9);
+    chain!(S9, S10);
+    chain!(S10, S11);
+    chain!(S11, S12);
+    chain!(S12, S13);
+    chain!(S13, S14);
+    chain!(S14, S15);
+    chain!(S15, S16);
+    chain!(S16, S17);
+    chain!(S17, S18);
+    chain!(S18, S19);
+    chain!(S19, u8);
+
+    #[test]
+    fn a_deep_type_is_read_within_a_small_stack() {
+        // Twenty distinct structs, each holding the next twice: the reading
+        // makes no value up past `MAX_DEPTH`, so a thread's stack (a test's
+        // or a runtime worker's, 2 MiB) holds it with room to spare.
+        let learned = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(learn::<S0>)
+            .unwrap()
+            .join()
+            .unwrap();
+        for depth in ["S0", "S19"] {
+            assert!(
+                learned
+                    .iter()
+                    .any(|names| names.container == depth && names.aliases == [("n1", "n")]),
+                "{depth}: {learned:?}"
+            );
+        }
+    }
+}
