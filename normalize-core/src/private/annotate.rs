@@ -812,14 +812,14 @@ pub fn place_mut(schema: &mut Value, place: Place) -> Option<&mut Value> {
 }
 
 /// The branches of the schema's own union (`oneOf`, else `anyOf`).
-fn union(schema: &Value) -> Option<&Vec<Value>> {
+pub(super) fn union(schema: &Value) -> Option<&Vec<Value>> {
     ["oneOf", "anyOf"]
         .iter()
         .find_map(|k| schema.get(*k).and_then(Value::as_array))
 }
 
 /// [`union`], to change.
-fn union_mut(schema: &mut Value) -> Option<&mut Vec<Value>> {
+pub(super) fn union_mut(schema: &mut Value) -> Option<&mut Vec<Value>> {
     let map = schema.as_object_mut()?;
     let keyword = ["oneOf", "anyOf"]
         .into_iter()

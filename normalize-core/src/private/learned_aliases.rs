@@ -19,7 +19,7 @@
 //! the variants of an internally tagged or untagged enum) is never handed
 //! to [`Maker`], so aliases there stay undeclared (the README's limits).
 
-use super::annotate::{alias_of, declare_aliases};
+use super::annotate::{alias_of, declare_aliases, union, union_mut};
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{
     DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
@@ -202,17 +202,10 @@ fn fits(schema: &Value, names: &StructNames) -> bool {
         })
 }
 
-/// The branches of an enum's definition.
-fn branches(definition: &Value) -> Option<&Vec<Value>> {
-    ["oneOf", "anyOf"]
-        .iter()
-        .find_map(|keyword| definition.get(*keyword)?.as_array())
-}
-
 /// The object inside the branch of an externally tagged `variant`
 /// (`{"variant": {...}}` alone), and the branch's place.
 fn variant_object<'d>(definition: &'d Value, variant: &str) -> Option<(usize, &'d Value)> {
-    branches(definition)?
+    union(definition)?
         .iter()
         .enumerate()
         .find_map(|(at, branch)| {
@@ -229,11 +222,7 @@ fn variant_object_mut<'d>(
     at: usize,
     variant: &str,
 ) -> Option<&'d mut Map<String, Value>> {
-    let map = definition.as_object_mut()?;
-    let keyword = ["oneOf", "anyOf"]
-        .into_iter()
-        .find(|keyword| map.contains_key(*keyword))?;
-    map.get_mut(keyword)?
+    union_mut(definition)?
         .get_mut(at)?
         .get_mut("properties")?
         .get_mut(variant)?
