@@ -5667,6 +5667,64 @@ mod an_alias_of_a_type_that_derives_only_json_schema {
         assert!(Call::from_model(buffered).is_err());
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Page<T> {
+        #[serde(alias = "rows")]
+        pub items: Vec<T>,
+        #[serde(default, alias = "next")]
+        pub cursor: Option<String>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct TwoPages {
+        pub ids: Page<u32>,
+        pub leaves: Option<Page<Leaf>>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "kind")]
+    pub enum Buffered {
+        Paged { page: Page<bool> },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct PagesAndBuffered {
+        pub ids: Page<u32>,
+        #[serde(default)]
+        pub buffered: Option<Buffered>,
+    }
+
+    /// The instances of a generic type share serde's list of names; each
+    /// met is counted apart, so each of their definitions is declared.
+    #[test]
+    fn reads_the_aliases_of_each_instance_of_a_generic_type() {
+        for call in [
+            json!({"ids": {"rows": [1], "next": "c"}, "leaves": {"items": [{"qty": 2}], "next": "d"}}),
+            json!({"ids": {"items": [1]}, "leaves": {"rows": [{"count": 2}]}}),
+            json!({"ids": {"rows": []}, "leaves": null}),
+        ] {
+            same::<TwoPages>(call);
+        }
+        assert_eq!(
+            invalid_pointers::<TwoPages>(json!({"ids": {"row": [1]}})),
+            ["/ids/row", "/ids/items"]
+        );
+        rejected_only_at::<TwoPages>(json!({"ids": {"rows": ["1"]}}), "/ids/rows/0");
+        // An instance read only from serde's buffer (inside an internally
+        // tagged variant) is never met: two definitions, one type met, and
+        // neither is declared (an undeclared alias is refused, never read
+        // as another struct's).
+        let met = json!({"ids": {"rows": [1]}});
+        assert!(serde_json::from_value::<PagesAndBuffered>(met.clone()).is_ok());
+        assert_eq!(
+            invalid_pointers::<PagesAndBuffered>(met),
+            ["/ids/rows", "/ids/items"]
+        );
+        same::<PagesAndBuffered>(
+            json!({"ids": {"items": [1]}, "buffered": {"kind": "Paged", "page": {"items": [true]}}}),
+        );
+    }
+
     #[test]
     fn shows_only_the_written_names_to_a_model() {
         let shown = toolargs::export::aliases::without_aliases(Call::input_schema());

@@ -48,6 +48,10 @@ pub(crate) struct StructNames {
     written: Vec<&'static str>,
     /// Names nothing was learned of (their value could not be made up).
     unknown: Vec<&'static str>,
+    /// How many types were met reading this list of names: the instances
+    /// of a generic type share serde's list, each with a visitor of its
+    /// own.
+    instances: usize,
 }
 
 /// The names of each struct `T` holds that serde reads through
@@ -90,12 +94,14 @@ pub(crate) fn learn<T: DeserializeOwned>() -> Vec<StructNames> {
 /// struct's written names, and only names it reads, as properties.
 ///
 /// A definition is only known by its name and its members, so where more
-/// definitions look like the structs of one name than such structs were
-/// met (two instances of a generic type, or a type of the same name and
-/// members the reading never reached, which may have no alias at all),
-/// or one looks like two structs with other aliases, none of them is
+/// definitions look like the structs of one name than types of that name
+/// were met (an instance of a generic type, or a type of the same name and
+/// members, that the reading never reached and which may have no alias at
+/// all), or one looks like two structs with other aliases, none of them is
 /// touched: an alias declared in the wrong one would be a member serde
-/// drops.
+/// drops. The instances of a generic type met count one each (serde hands
+/// each its own visitor) and read the same names, so each of their
+/// definitions is declared.
 pub(crate) fn declare(
     defs: &mut Map<String, Value>,
     annotated: &HashSet<String>,
@@ -138,7 +144,7 @@ pub(crate) fn declare(
                 lookalikes.push((name.clone(), at, fitting));
             }
         }
-        if lookalikes.len() > structs.len() {
+        if lookalikes.len() > structs.iter().map(|names| names.instances).sum() {
             continue;
         }
         for (name, at, fitting) in lookalikes {
@@ -250,6 +256,10 @@ struct Struct {
     failed: Vec<bool>,
     /// serde refused the struct without it (a field with no default).
     required: Vec<bool>,
+    /// The type names of the visitors serde handed for it: one a type
+    /// (serde's derive writes one visitor, generic over the type's
+    /// parameters), so the instances of a generic type count apart.
+    visitors: HashSet<&'static str>,
 }
 
 /// One externally tagged enum met (its tag, for an adjacently tagged one).
@@ -272,13 +282,15 @@ struct State {
     /// The names sent where a map is asked for: a struct that flattens a
     /// field reads its own fields from a map, and names those it misses.
     map_keys: HashMap<u64, Vec<&'static str>>,
-    /// The structs made up whole in this run: made up again, they are
-    /// made up small (a type holding one struct at many places would
-    /// otherwise be made up whole at each, and that grows as the product
-    /// of their numbers).
-    expanded: HashSet<usize>,
-    /// The structs being read, outermost first.
-    open: Vec<usize>,
+    /// The types made up whole in this run, as a struct and its visitor's
+    /// type name: made up again, they are made up small (a type holding
+    /// one struct at many places would otherwise be made up whole at each,
+    /// and that grows as the product of their numbers). The instances of
+    /// a generic type share a struct and are made up whole each: what
+    /// they hold differs.
+    expanded: HashSet<(usize, &'static str)>,
+    /// The types being read, outermost first.
+    open: Vec<(usize, &'static str)>,
     /// The struct and name the last key sent was.
     last_key: Option<(usize, usize)>,
     /// Something was learned in this run.
@@ -303,6 +315,7 @@ impl State {
             names: vec![Name::Unknown; fields.len()],
             failed: vec![false; fields.len()],
             required: vec![false; fields.len()],
+            visitors: HashSet::new(),
         });
         self.struct_ids.insert(key, self.structs.len() - 1);
         self.structs.len() - 1
@@ -317,6 +330,7 @@ impl State {
                 aliases: Vec::new(),
                 written: Vec::new(),
                 unknown: Vec::new(),
+                instances: found.visitors.len(),
             };
             for (name, known) in found.fields.iter().zip(&found.names) {
                 match known {
@@ -431,8 +445,11 @@ impl<'s> Maker<'s> {
             return Err(Stop::Failed);
         }
         let id = self.state.struct_id(container, variant, fields);
-        let minimal =
-            self.minimal || self.state.open.contains(&id) || !self.state.expanded.insert(id);
+        let instance = (id, std::any::type_name::<V>());
+        self.state.structs[id].visitors.insert(instance.1);
+        let minimal = self.minimal
+            || self.state.open.contains(&instance)
+            || !self.state.expanded.insert(instance);
         let found = &self.state.structs[id];
         let mut feed = Vec::new();
         for (at, name) in fields.iter().enumerate() {
@@ -450,7 +467,7 @@ impl<'s> Maker<'s> {
                 Name::Unknown => {}
             }
         }
-        self.state.open.push(id);
+        self.state.open.push(instance);
         let read = visitor.visit_map(Members {
             state: &mut *self.state,
             depth: self.depth,
@@ -1032,6 +1049,31 @@ mod tests {
         assert!(learn::<Panics>().is_empty());
     }
 
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Page<T> {
+        #[serde(alias = "rows")]
+        items: Vec<T>,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Pages {
+        ids: Page<u32>,
+        names: Page<String>,
+        again: Option<Page<u32>>,
+    }
+
+    #[test]
+    fn counts_the_instances_of_a_generic_type_apart() {
+        let learned = learn::<Pages>();
+        let page = found(&learned, "Page");
+        assert_eq!(page.aliases, [("rows", "items")]);
+        // `Page<u32>`, met twice, is one type.
+        assert_eq!(page.instances, 2);
+        assert_eq!(found(&learned, "Pages").instances, 1);
+    }
+
     fn leaf_names() -> StructNames {
         StructNames {
             container: "Leaf",
@@ -1039,6 +1081,7 @@ mod tests {
             aliases: vec![("a1", "a")],
             written: vec!["a", "c"],
             unknown: vec![],
+            instances: 1,
         }
     }
 
@@ -1101,6 +1144,20 @@ mod tests {
         let before = defs.clone();
         declare(&mut defs, &HashSet::new(), &[leaf_names()]);
         assert_eq!(defs, before);
+        // Met as two types of one list of names (two instances of a
+        // generic type), both are declared.
+        let generic = StructNames {
+            instances: 2,
+            ..leaf_names()
+        };
+        let mut instances = defs.clone();
+        declare(&mut instances, &HashSet::new(), &[generic]);
+        for name in ["Leaf", "Leaf2"] {
+            assert_eq!(
+                instances[name]["properties"]["a1"][super::super::ALIAS_OF],
+                "a"
+            );
+        }
         // Met as two structs (two lists of names), both are declared.
         let twin = StructNames {
             written: vec!["a", "c"],
