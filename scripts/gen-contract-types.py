@@ -25,6 +25,9 @@ holding several):
     python3 scripts/gen-contract-types.py --seed 11 \
         --check-path ../support/generated_check.rs > tests/generated/seed_11.rs
 
+`--learned` draws aliases in types that derive only `JsonSchema` too, where
+the README says they are learned (`Learnable`); explore with it.
+
 `--wide` draws more shapes and damages (`WIDE_LEAVES`, `Generator.wide_type`,
 `EDGES`); `tests/generated/wide_2.rs` is one such seed:
 
@@ -51,8 +54,8 @@ EXCLUDED = """\
   variant flattening one): the object stays open and the map's value schema
   applies to the struct's own fields; a flattened newtype around an `Option`;
 - map keys other than strings; `#[tool_args(open)]` (a chosen loss);
-- aliases in types that derive only `JsonSchema` (learned only where serde reads
-  the struct from a reader it is handed, which the generator does not track);
+- aliases in types that derive only `JsonSchema`, except under `--learned`,
+  which draws them where the README says they are learned (`Learnable`);
 - field names shared by two types flattened into one object (every field
   name is drawn once);
 - (`--wide`) a flattened map of `serde_json::Value`: before a flattened
@@ -200,6 +203,169 @@ def has_flat_option(d, seen=None):
         if f.flatten and f.ty[0] == "named" and has_flat_option(f.ty[1], seen):
             return True
     return False
+
+
+def optional(f):
+    """Whether serde reads the struct without `f` (no `missing_field`)."""
+    return f.default or f.ty[0] == "opt"
+
+
+class Learnable:
+    """Where the aliases of a type that derives only `JsonSchema` are learned
+    (`--learned`), after the README: the fields of a struct that flattens
+    nothing, and of an externally tagged enum's struct variants, where every
+    place the type is reached serde reads it from the reader it is handed
+    (not from its own buffer: a flattened type, an internally tagged or
+    untagged variant, an adjacently tagged variant other than a newtype's
+    content, an optional field of a struct that flattens), a value of the
+    field's type can be made up (no `serde_json::Value`, internally tagged,
+    untagged or adjacently tagged enum it needs, nothing flattened), and the
+    items of a tuple before the place can be too, and so can the required
+    fields before it in a struct that flattens."""
+
+    def __init__(self):
+        self.handed = {}  # id(def) -> {instance argument's type: argument}
+        self.buffered = set()  # id(def) reached from serde's buffer
+        self.seen = set()
+
+    def makeable(self, t, arg=None, seen=()):
+        kind = t[0]
+        if kind == "leaf":
+            return t[1] != "serde_json::Value"
+        if kind == "param":
+            return arg is not None and self.makeable(arg, None, seen)
+        if kind in ("opt", "vec", "map", "set"):
+            return True
+        if kind in ("box", "arr"):
+            return self.makeable(t[1], arg, seen)
+        if kind == "tup":
+            return self.makeable(t[1], arg, seen) and self.makeable(t[2], arg, seen)
+        d = t[1]
+        inner = t[2] if kind == "inst" else None
+        key = (id(d), rust_type(inner) if inner else None)
+        if key in seen:
+            return False
+        seen = seen + (key,)
+        if d.kind == "struct":
+            return self.fields_makeable(d.fields, inner, seen)
+        if d.kind in ("newtype", "tuple"):
+            return all(self.makeable(i, inner, seen) for i in d.items)
+        if d.kind == "unit":
+            return True
+        if d.repr != "external":
+            return False
+        for v in d.variants:
+            if v.kind == "unit":
+                return True
+            if v.kind == "newtype" and self.makeable(v.ty, None, seen):
+                return True
+            if v.kind == "tuple" and all(self.makeable(i, None, seen) for i in v.items):
+                return True
+            if v.kind == "struct" and self.fields_makeable(v.fields, None, seen):
+                return True
+        return False
+
+    def fields_makeable(self, fields, arg, seen):
+        return not any(f.flatten for f in fields) and all(
+            self.makeable(f.ty, arg, seen) for f in fields if not f.skip and not optional(f))
+
+    def walk(self, t, arg, handed):
+        kind = t[0]
+        if kind == "leaf":
+            return
+        if kind == "param":
+            if arg is not None:
+                self.walk(arg, None, handed)
+            return
+        if kind in ("opt", "vec", "map", "set", "box", "arr"):
+            self.walk(t[1], arg, handed)
+            return
+        if kind == "tup":
+            self.walk(t[1], arg, handed)
+            self.walk(t[2], arg, handed and self.makeable(t[1], arg))
+            return
+        d = t[1]
+        inner = t[2] if kind == "inst" else None
+        key = (id(d), rust_type(inner) if inner else None, handed)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        if handed:
+            self.handed.setdefault(id(d), {})[key[1]] = inner
+        else:
+            self.buffered.add(id(d))
+        if d.kind == "struct":
+            self.walk_fields(d.fields, inner, handed, reads_map_ok=True)
+        elif d.kind in ("newtype", "tuple"):
+            before = True
+            for item in d.items:
+                self.walk(item, inner, handed and before)
+                before = before and self.makeable(item, inner)
+        elif d.kind == "enum":
+            for v in d.variants:
+                here = handed and (d.repr == "external"
+                                   or (d.repr == "adjacent" and v.kind == "newtype"))
+                if v.kind == "newtype":
+                    self.walk(v.ty, None, here)
+                elif v.kind == "tuple":
+                    before = True
+                    for item in v.items:
+                        self.walk(item, None, here and before)
+                        before = before and self.makeable(item)
+                elif v.kind == "struct":
+                    self.walk_fields(v.fields, None, here, reads_map_ok=False)
+
+    def walk_fields(self, fields, arg, handed, reads_map_ok):
+        # A struct that flattens is read from a map, and names the required
+        # fields it misses one at a time, in their order: a field after one
+        # whose value cannot be made up is never named.
+        flattens = any(f.flatten for f in fields)
+        named = True
+        for f in fields:
+            if f.skip:
+                continue
+            here = handed and not f.flatten
+            if flattens and (optional(f) or not reads_map_ok or not named):
+                here = False
+            if flattens and not f.flatten and not optional(f) and not self.makeable(f.ty, arg):
+                named = False
+            self.walk(f.ty, arg, here)
+
+    def eligible(self, d):
+        """Whether `d`'s aliases are learned (every place it is reached)."""
+        return not d.toolargs and id(d) in self.handed and id(d) not in self.buffered
+
+    def fields_of(self, d):
+        """The fields of `d` whose aliases are learned, with the instance
+        arguments their type is read with."""
+        args = list(self.handed[id(d)].values())
+        if d.kind == "struct" and not any(f.flatten for f in d.fields):
+            groups = [d.fields]
+        elif d.kind == "enum" and d.repr == "external":
+            groups = [v.fields for v in d.variants
+                      if v.kind == "struct" and not any(f.flatten for f in v.fields)]
+        else:
+            groups = []
+        for fields in groups:
+            for f in fields:
+                if f.skip or f.aliases:
+                    continue
+                if all(self.makeable(f.ty, arg) for arg in args):
+                    yield f
+
+
+def draw_learned_aliases(gen, roots, rng):
+    """`--learned`: aliases on the fields `Learnable` says are learned, drawn
+    with `rng` (the main generator's draws stay as they were)."""
+    learnable = Learnable()
+    for root in roots:
+        learnable.walk(("named", root), None, True)
+    for d in gen.defs:
+        if not learnable.eligible(d):
+            continue
+        for f in learnable.fields_of(d):
+            if rng.random() < 0.35:
+                f.aliases = ["%s%s%d" % (f.wire, ALIAS, i + 1) for i in range(rng.randint(1, 2))]
 
 
 class Generator:
@@ -707,10 +873,15 @@ def main():
                         help="the judge, relative to the file written")
     parser.add_argument("--wide", action="store_true",
                         help="draw the shapes WIDE_LEAVES and Generator.wide_type list too")
+    parser.add_argument("--learned", action="store_true",
+                        help="draw aliases in types that derive only JsonSchema where "
+                        "they are learned (Learnable)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     gen = Generator(rng, args.wide)
     roots = [gen.root(i) for i in range(args.types)]
+    if args.learned:
+        draw_learned_aliases(gen, roots, random.Random(args.seed * 7919 + 1))
     calls = []
     for root in roots:
         seen = set()
@@ -732,8 +903,9 @@ def main():
             calls.append((root.name, how, text))
 
     out = []
-    out.append("//! Generated by `scripts/gen-contract-types.py --seed %d --types %d --calls %d%s`:"
-               % (args.seed, args.types, args.calls, " --wide" if args.wide else ""))
+    out.append("//! Generated by `scripts/gen-contract-types.py --seed %d --types %d --calls %d%s%s`:"
+               % (args.seed, args.types, args.calls, " --wide" if args.wide else "",
+                  " --learned" if args.learned else ""))
     out.append("//! do not edit. Random types and calls, serde the judge (see the script).")
     out.append("#![allow(dead_code, non_camel_case_types, clippy::all)]")
     out.append("")
