@@ -217,11 +217,10 @@ class Learnable:
     place the type is reached serde reads it from the reader it is handed
     (not from its own buffer: a flattened type, an internally tagged or
     untagged variant, an adjacently tagged variant other than a newtype's
-    content, an optional field of a struct that flattens), a value of the
-    field's type can be made up (no `serde_json::Value`, internally tagged,
-    untagged or adjacently tagged enum it needs, nothing flattened), and the
-    items of a tuple before the place can be too, and so can the required
-    fields before it in a struct that flattens."""
+    content), a value of the field's type can be made up (no
+    `serde_json::Value`, internally tagged, untagged or adjacently tagged
+    enum it needs, nothing flattened), and the items of a tuple before the
+    place can be too."""
 
     def __init__(self):
         self.handed = {}  # id(def) -> {instance argument's type: argument}
@@ -316,19 +315,14 @@ class Learnable:
                     self.walk_fields(v.fields, None, here, reads_map_ok=False)
 
     def walk_fields(self, fields, arg, handed, reads_map_ok):
-        # A struct that flattens is read from a map, and names the required
-        # fields it misses one at a time, in their order: a field after one
-        # whose value cannot be made up is never named.
+        # A struct that flattens is read from a map, under the names its
+        # schema gives (its own fields' among them); a struct variant that
+        # flattens is not drawn with learned aliases below it.
         flattens = any(f.flatten for f in fields)
-        named = True
         for f in fields:
             if f.skip:
                 continue
-            here = handed and not f.flatten
-            if flattens and (optional(f) or not reads_map_ok or not named):
-                here = False
-            if flattens and not f.flatten and not optional(f) and not self.makeable(f.ty, arg):
-                named = False
+            here = handed and not f.flatten and (reads_map_ok or not flattens)
             self.walk(f.ty, arg, here)
 
     def eligible(self, d):

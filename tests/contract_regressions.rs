@@ -5725,6 +5725,52 @@ mod an_alias_of_a_type_that_derives_only_json_schema {
         );
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Common {
+        pub trace: bool,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Scoped {
+        #[serde(default)]
+        pub leaf: Option<Leaf>,
+        #[serde(flatten)]
+        pub common: Common,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Flattening {
+        #[serde(default)]
+        pub leaf: Option<Leaf>,
+        #[serde(default)]
+        pub scoped: Vec<Scoped>,
+        #[serde(flatten)]
+        pub common: Common,
+    }
+
+    /// serde reads a struct that flattens from a map and names only the
+    /// required fields it misses; the schema names its optional ones, so
+    /// the types they hold are reached too (the root's and a nested
+    /// one's).
+    #[test]
+    fn reads_the_aliases_below_an_optional_field_of_a_struct_that_flattens() {
+        for call in [
+            json!({"leaf": {"amount": 1, "text": "x"}, "trace": true}),
+            json!({"scoped": [{"leaf": {"qty": 2}, "trace": false}, {"trace": true}], "trace": true}),
+            json!({"leaf": null, "scoped": [], "trace": false}),
+        ] {
+            same::<Flattening>(call);
+        }
+        assert_eq!(
+            invalid_pointers::<Flattening>(json!({"leaf": {"amt": 1}, "trace": true})),
+            ["/leaf/amt", "/leaf/count"]
+        );
+        rejected_only_at::<Flattening>(
+            json!({"scoped": [{"leaf": {"qty": 2}, "trace": false, "zz": 1}], "trace": true}),
+            "/scoped/0/zz",
+        );
+    }
+
     #[test]
     fn shows_only_the_written_names_to_a_model() {
         let shown = toolargs::export::aliases::without_aliases(Call::input_schema());

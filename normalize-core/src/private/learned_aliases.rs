@@ -20,12 +20,13 @@
 //! to [`Maker`], so aliases there stay undeclared (the README's limits).
 
 use super::annotate::{alias_of, declare_aliases, union, union_mut};
-use serde::de::value::BorrowedStrDeserializer;
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{
     DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
     VariantAccess, Visitor,
 };
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// Runs of the root's `Deserialize` at most (each learns one thing or
@@ -58,16 +59,25 @@ pub(crate) struct StructNames {
 /// `deserialize_struct` (or as a struct variant), one for each list of
 /// names serde's derive wrote (two instances of a generic type may share
 /// one). Nothing when `T`'s `Deserialize` panics on a made-up value.
-pub(crate) fn learn<T: DeserializeOwned>() -> Vec<StructNames> {
+pub(crate) fn learn<T: DeserializeOwned>(hints: Hints) -> Vec<StructNames> {
     std::panic::catch_unwind(|| {
-        let mut state = State::default();
+        let mut state = State {
+            hints,
+            ..State::default()
+        };
         let mut news_since_reset = true;
         for _ in 0..MAX_RUNS {
             state.news = false;
             state.expanded.clear();
+            state.fresh = false;
             let _ = T::deserialize(Maker::root(&mut state));
             if state.news {
                 news_since_reset = true;
+                continue;
+            }
+            // A variant was read for the first time in this round: the next
+            // run reads the next one.
+            if state.fresh {
                 continue;
             }
             // A run learned nothing: every variant is tried again (an
@@ -86,6 +96,83 @@ pub(crate) fn learn<T: DeserializeOwned>() -> Vec<StructNames> {
     })
     .unwrap_or_default()
 }
+
+/// The names a struct that flattens may read, from the schema. serde reads
+/// such a struct from a map and names only the required fields it misses;
+/// the schema's properties name its optional ones too, so that the types
+/// they hold are reached. A name is only sent: one the struct does not
+/// read, or whose value cannot be made up, is sent no more.
+#[derive(Debug, Default)]
+pub(crate) struct Hints {
+    /// The root's properties.
+    root: Vec<String>,
+    /// Each definition's name and properties.
+    defs: Vec<(String, Vec<String>)>,
+}
+
+impl Hints {
+    pub(crate) fn of(root: &Value, defs: &Map<String, Value>) -> Hints {
+        Hints {
+            root: properties(root),
+            defs: defs
+                .iter()
+                .map(|(name, definition)| (name.clone(), properties(definition)))
+                .filter(|(_, names)| !names.is_empty())
+                .collect(),
+        }
+    }
+
+    /// The names to send where serde's derive reads a map into the type
+    /// its visitor `visitor` is for (the root's too, at the root).
+    fn for_map(&self, visitor: &str, at_root: bool) -> Vec<Key> {
+        let mut names: Vec<Key> = Vec::new();
+        let mut add = |of: &[String]| {
+            for name in of {
+                if !names.iter().any(|known| known == name) {
+                    names.push(Cow::Owned(name.clone()));
+                }
+            }
+        };
+        if at_root {
+            add(&self.root);
+        }
+        if let Some(container) = derived_type_name(visitor) {
+            for (name, properties) in &self.defs {
+                if named_after(name, container) {
+                    add(properties);
+                }
+            }
+        }
+        names
+    }
+}
+
+/// A schema's properties, aliases left out (a name is sent once).
+fn properties(schema: &Value) -> Vec<String> {
+    let Some(Value::Object(properties)) = schema.get("properties") else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .filter(|(_, member)| alias_of(member).is_none())
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// The name of the type a visitor of serde's derive is for, from the
+/// visitor's type name (`path::_::<impl Deserialize for path::Name<..>>::
+/// deserialize::__Visitor<..>`). Only a hint: a type name's form is not
+/// guaranteed, and where it is not this one, no names are hinted.
+fn derived_type_name(visitor: &str) -> Option<&str> {
+    let (_, implementation) = visitor.split_once("::_::<impl ")?;
+    let (_, for_type) = implementation.split_once(" for ")?;
+    let (path, _) = for_type.split_once(">::deserialize::__Visitor")?;
+    let path = path.split('<').next()?;
+    path.rsplit("::").next().filter(|name| !name.is_empty())
+}
+
+/// A name sent as a map's key: serde's own, or a schema's.
+type Key = Cow<'static, str>;
 
 /// Declares the aliases `learned` in each definition of `defs` that no
 /// `ToolArgs` derive annotated (`annotated`) and whose members are a
@@ -281,7 +368,13 @@ struct State {
     empty: HashSet<u64>,
     /// The names sent where a map is asked for: a struct that flattens a
     /// field reads its own fields from a map, and names those it misses.
-    map_keys: HashMap<u64, Vec<&'static str>>,
+    map_keys: HashMap<u64, Vec<Key>>,
+    /// Names sent where a map is asked for whose value could not be made
+    /// up: sent no more.
+    dropped: HashMap<u64, Vec<Key>>,
+    /// Where a map is asked for and the schema hinted no names.
+    unhinted: HashSet<u64>,
+    hints: Hints,
     /// The types made up whole in this run, as a struct and its visitor's
     /// type name: made up again, they are made up small (a type holding
     /// one struct at many places would otherwise be made up whole at each,
@@ -295,6 +388,8 @@ struct State {
     last_key: Option<(usize, usize)>,
     /// Something was learned in this run.
     news: bool,
+    /// A variant was read for the first time in this round, in this run.
+    fresh: bool,
 }
 
 impl State {
@@ -414,6 +509,22 @@ impl<'s> Maker<'s> {
             minimal: self.minimal,
             site: step(self.site, to),
         }
+    }
+
+    /// The names the schema hints where serde's derive reads a map into
+    /// a struct (`visitor` its visitor's type name), kept as this site's
+    /// names; none where it hints none.
+    fn hinted(&mut self, visitor: &str) -> Option<Vec<Key>> {
+        if self.state.unhinted.contains(&self.site) {
+            return None;
+        }
+        let names = self.state.hints.for_map(visitor, self.depth == 0);
+        if names.is_empty() {
+            self.state.unhinted.insert(self.site);
+            return None;
+        }
+        self.state.map_keys.insert(self.site, names.clone());
+        Some(names)
     }
 
     /// Whether a sequence, map or `Option` here is made up empty.
@@ -623,7 +734,9 @@ impl<'de> MapAccess<'de> for Entry<'_> {
 /// The members of a made-up map, under the names given.
 struct Named<'s> {
     maker: Maker<'s>,
-    keys: Vec<&'static str>,
+    /// The map's site, where its names are kept.
+    site: u64,
+    keys: Vec<Key>,
     next: usize,
 }
 
@@ -638,13 +751,28 @@ impl<'de> MapAccess<'de> for Named<'_> {
             return Ok(None);
         };
         self.next += 1;
-        seed.deserialize(BorrowedStrDeserializer::new(name))
-            .map(Some)
+        seed.deserialize(StrDeserializer::new(name)).map(Some)
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Stop> {
         let at = self.next as u64;
-        seed.deserialize(self.maker.child(64 + at))
+        match seed.deserialize(self.maker.child(64 + at)) {
+            Ok(value) => Ok(value),
+            Err(Stop::Again) => Err(Stop::Again),
+            // Not sent again: the others are, and the types below them
+            // reached (a name the struct needs is missed, and then the
+            // map fails).
+            Err(_) => {
+                let name = self.keys[self.next - 1].clone();
+                let state = &mut *self.maker.state;
+                if let Some(keys) = state.map_keys.get_mut(&self.site) {
+                    keys.retain(|key| *key != name);
+                }
+                state.dropped.entry(self.site).or_default().push(name);
+                state.news = true;
+                Err(Stop::Again)
+            }
+        }
     }
 }
 
@@ -852,13 +980,18 @@ impl<'de> Deserializer<'de> for Maker<'_> {
         let empty = self.depth > MAX_DEPTH || self.empty_here();
         let keys = match empty {
             true => None,
-            false => self.state.map_keys.get(&self.site).cloned(),
+            false => match self.state.map_keys.get(&self.site) {
+                Some(keys) => Some(keys.clone()),
+                None => self.hinted(std::any::type_name::<V>()),
+            },
         };
+        let site = self.site;
         let read = match keys {
-            // A struct that flattens: the fields it named missing, so that
-            // the types below them are reached.
+            // A struct that flattens: the fields it named missing, or the
+            // schema names, so that the types below them are reached.
             Some(keys) => visitor.visit_map(Named {
                 maker: self.child(11),
+                site,
                 keys,
                 next: 0,
             }),
@@ -876,11 +1009,16 @@ impl<'de> Deserializer<'de> for Maker<'_> {
             // (its made-up member is buffered, and refused): the names it
             // misses are sent from now on, one more each run.
             Err(Stop::Missing(name)) => {
+                let dropped = self
+                    .state
+                    .dropped
+                    .get(&self.site)
+                    .is_some_and(|dropped| dropped.iter().any(|key| key == name));
                 let keys = self.state.map_keys.entry(self.site).or_default();
-                if keys.contains(&name) {
+                if dropped || keys.iter().any(|key| key == name) {
                     Err(self.item_failed(Stop::Failed))
                 } else {
-                    keys.push(name);
+                    keys.push(Cow::Borrowed(name));
                     self.state.news = true;
                     Err(Stop::Again)
                 }
@@ -934,8 +1072,9 @@ impl<'de> Deserializer<'de> for Maker<'_> {
         let choice = self.state.enums.get_mut(&key).expect("inserted above");
         match read {
             Ok(value) => {
-                if !minimal {
+                if !minimal && !choice.tried[at] {
                     choice.tried[at] = true;
+                    self.state.fresh = true;
                 }
                 Ok(value)
             }
@@ -1019,7 +1158,7 @@ mod tests {
 
     #[test]
     fn learns_every_alias_serde_reads_where_a_value_can_be_made_up() {
-        let learned = learn::<Root>();
+        let learned = learn::<Root>(Hints::default());
         let leaf = found(&learned, "Leaf");
         assert_eq!(leaf.aliases, [("a1", "a"), ("a2", "a"), ("b1", "b")]);
         assert_eq!(leaf.written, ["a", "b", "c"]);
@@ -1046,7 +1185,7 @@ mod tests {
                 panic!("made-up values are refused by panicking")
             }
         }
-        assert!(learn::<Panics>().is_empty());
+        assert!(learn::<Panics>(Hints::default()).is_empty());
     }
 
     #[derive(Deserialize)]
@@ -1066,12 +1205,89 @@ mod tests {
 
     #[test]
     fn counts_the_instances_of_a_generic_type_apart() {
-        let learned = learn::<Pages>();
+        let learned = learn::<Pages>(Hints::default());
         let page = found(&learned, "Page");
         assert_eq!(page.aliases, [("rows", "items")]);
         // `Page<u32>`, met twice, is one type.
         assert_eq!(page.instances, 2);
         assert_eq!(found(&learned, "Pages").instances, 1);
+    }
+
+    #[test]
+    fn names_the_type_a_derived_visitor_is_for() {
+        let named = derived_type_name;
+        assert_eq!(
+            named(
+                "a::_::<impl serde_core::de::Deserialize<'_> for a::b::Root>::deserialize::__Visitor<'_>"
+            ),
+            Some("Root")
+        );
+        assert_eq!(
+            named(
+                "a::_::<impl serde_core::de::Deserialize<'_> for a::G<_>>::deserialize::__Visitor<'_, u8>"
+            ),
+            Some("G")
+        );
+        // A map's own visitor is not a derive's: nothing is hinted there.
+        assert_eq!(
+            named(
+                "serde_core::de::impls::<impl serde_core::de::Deserialize<'_> for alloc::collections::btree::map::BTreeMap<_, _>>::deserialize::MapVisitor<u8, u8>"
+            ),
+            None
+        );
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Extra {
+        e: u8,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Flattening {
+        #[serde(default)]
+        leaf: Option<Leaf>,
+        #[serde(flatten)]
+        extra: Extra,
+    }
+
+    #[test]
+    fn the_optional_fields_of_a_struct_that_flattens_are_reached_where_named() {
+        // serde names only the required fields it misses: `leaf`, optional,
+        // is never asked for, and `Leaf` is not reached.
+        let unhinted = learn::<Flattening>(Hints::default());
+        assert!(
+            !unhinted.iter().any(|names| names.container == "Leaf"),
+            "{unhinted:?}"
+        );
+        let hints = Hints::of(
+            &json!({"properties": {"leaf": {}, "e": {}, "zz": {}}}),
+            &Map::new(),
+        );
+        let learned = learn::<Flattening>(hints);
+        assert_eq!(
+            found(&learned, "Leaf").aliases,
+            [("a1", "a"), ("a2", "a"), ("b1", "b")]
+        );
+        // Below the root, the definition named as the type its visitor is
+        // for (the derive's visitor's type name, as it is met) hints them.
+        let defs = serde_json::from_value(json!({
+            "Flattening": {"properties": {"leaf": {}, "e": {}}},
+            "Other": {"properties": {"zz": {}}}
+        }))
+        .unwrap();
+        let learned = learn::<Outer>(Hints::of(&json!({}), &defs));
+        assert_eq!(
+            found(&learned, "Leaf").aliases,
+            [("a1", "a"), ("a2", "a"), ("b1", "b")]
+        );
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Outer {
+        inner: Vec<Flattening>,
     }
 
     fn leaf_names() -> StructNames {
@@ -1228,7 +1444,7 @@ mod tests {
         // or a runtime worker's, 2 MiB) holds it with room to spare.
         let learned = std::thread::Builder::new()
             .stack_size(256 * 1024)
-            .spawn(learn::<S0>)
+            .spawn(|| learn::<S0>(Hints::default()))
             .unwrap()
             .join()
             .unwrap();

@@ -88,7 +88,9 @@ impl Compiled {
         let mut defs = generator.take_definitions(false);
         schema_only::relax_adjacent_options(&mut defs, &annotated);
         if defs.keys().any(|name| !annotated.contains(name)) {
-            learned_aliases::declare(&mut defs, &annotated, &learned_aliases::learn::<T>());
+            let hints = learned_aliases::Hints::of(&schema, &defs);
+            let learned = learned_aliases::learn::<T>(hints);
+            learned_aliases::declare(&mut defs, &annotated, &learned);
         }
         if !defs.is_empty() {
             if let Value::Object(root) = &mut schema {
