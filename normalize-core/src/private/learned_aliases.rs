@@ -487,6 +487,13 @@ struct Maker<'s> {
     site: u64,
 }
 
+/// The step to the value of the member `name` of a made-up map (FNV-1a).
+fn name_site(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// The site of the value `step` leads to from `site`.
 fn step(site: u64, step: u64) -> u64 {
     (site.rotate_left(7) ^ step).wrapping_mul(0x0100_0000_01b3)
@@ -755,8 +762,11 @@ impl<'de> MapAccess<'de> for Named<'_> {
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Stop> {
-        let at = self.next as u64;
-        match seed.deserialize(self.maker.child(64 + at)) {
+        // The value's site follows from its name, not its place: a name
+        // whose value cannot be made up leaves the list, and what is known
+        // of the sites below the others stays theirs.
+        let name = name_site(&self.keys[self.next - 1]);
+        match seed.deserialize(self.maker.child(name)) {
             Ok(value) => Ok(value),
             Err(Stop::Again) => Err(Stop::Again),
             // Not sent again: the others are, and the types below them
@@ -1288,6 +1298,47 @@ mod tests {
     #[allow(dead_code)]
     struct Outer {
         inner: Vec<Flattening>,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    enum Tagged {
+        A { x: u8 },
+    }
+
+    /// Cannot be made up: serde looks for a flattened externally tagged
+    /// enum's key among members it buffered, and none is ever buffered.
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Breaks {
+        #[serde(flatten)]
+        tagged: Tagged,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct AfterOneThatBreaks {
+        first: Breaks,
+        #[serde(default)]
+        leaves: Vec<Leaf>,
+        #[serde(flatten)]
+        extra: Extra,
+    }
+
+    #[test]
+    fn a_name_sent_no_more_leaves_the_others_their_sites() {
+        // `first` is sent no more once its value fails; `leaves`, after it,
+        // keeps what is known below it (an empty `Vec` there was `first`'s
+        // failure, when sites followed a name's place in the list).
+        let hints = Hints::of(
+            &json!({"properties": {"first": {}, "leaves": {}, "e": {}}}),
+            &Map::new(),
+        );
+        let learned = learn::<AfterOneThatBreaks>(hints);
+        assert_eq!(
+            found(&learned, "Leaf").aliases,
+            [("a1", "a"), ("a2", "a"), ("b1", "b")]
+        );
     }
 
     fn leaf_names() -> StructNames {
