@@ -26,7 +26,11 @@ holding several):
         --check-path ../support/generated_check.rs > tests/generated/seed_11.rs
 
 `--learned` draws aliases in types that derive only `JsonSchema` too, where
-the README says they are learned (`Learnable`); explore with it.
+the README says they are learned (`Learnable`); `tests/generated/learned_wide_1.rs`
+is one such seed (with `--wide`):
+
+    python3 scripts/gen-contract-types.py --seed 1 --wide --learned \
+        --check-path ../support/generated_check.rs > tests/generated/learned_wide_1.rs
 
 `--wide` draws more shapes and damages (`WIDE_LEAVES`, `Generator.wide_type`,
 `EDGES`); `tests/generated/wide_2.rs` is one such seed:

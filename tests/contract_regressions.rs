@@ -5771,6 +5771,45 @@ mod an_alias_of_a_type_that_derives_only_json_schema {
         );
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Query {
+        #[serde(alias = "q")]
+        pub text: String,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Paged<T> {
+        pub items: Vec<T>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Holder {
+        pub query: Query,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Unannotated {
+        pub page: Paged<Query>,
+        pub holder: Holder,
+    }
+
+    /// A `ToolArgs` type its derive cannot annotate (a type argument of a
+    /// generic derived type; a field of a type that derives only
+    /// `JsonSchema`) has its aliases learned like a schema-only type's.
+    #[test]
+    fn reads_the_aliases_of_a_tool_args_type_its_derive_does_not_annotate() {
+        for call in [
+            json!({"page": {"items": [{"q": "a"}, {"text": "b"}]}, "holder": {"query": {"q": "c"}}}),
+            json!({"page": {"items": []}, "holder": {"query": {"text": "c"}}}),
+        ] {
+            same::<Unannotated>(call);
+        }
+        rejected_only_at::<Unannotated>(
+            json!({"page": {"items": [{"q": "a", "zz": 1}]}, "holder": {"query": {"q": "c"}}}),
+            "/page/items/0/zz",
+        );
+    }
+
     #[test]
     fn shows_only_the_written_names_to_a_model() {
         let shown = toolargs::export::aliases::without_aliases(Call::input_schema());
