@@ -416,6 +416,19 @@ impl State {
         self.structs.len() - 1
     }
 
+    /// How a struct that can never be made whole (a field it needs has no
+    /// value) fails: while this run still learns something or reads a
+    /// variant for the first time, the run ends (`Again`) and the struct
+    /// is read again in the next, so that the variants below it are read
+    /// in turn; failing for good would leave them unread.
+    fn unfinished(&self) -> Stop {
+        if self.news || self.fresh {
+            Stop::Again
+        } else {
+            Stop::Failed
+        }
+    }
+
     fn names(&self) -> Vec<StructNames> {
         let mut learned: Vec<StructNames> = Vec::new();
         for found in &self.structs {
@@ -627,7 +640,7 @@ impl<'s> Maker<'s> {
                     self.state.news = true;
                     Err(Stop::Again)
                 } else {
-                    Err(Stop::Failed)
+                    Err(self.state.unfinished())
                 }
             }
             Err(Stop::Failed) => Err(Stop::Failed),
@@ -1026,7 +1039,10 @@ impl<'de> Deserializer<'de> for Maker<'_> {
                     .is_some_and(|dropped| dropped.iter().any(|key| key == name));
                 let keys = self.state.map_keys.entry(self.site).or_default();
                 if dropped || keys.iter().any(|key| key == name) {
-                    Err(self.item_failed(Stop::Failed))
+                    match self.state.unfinished() {
+                        Stop::Again => Err(Stop::Again),
+                        stop => Err(self.item_failed(stop)),
+                    }
                 } else {
                     keys.push(Cow::Borrowed(name));
                     self.state.news = true;
@@ -1038,7 +1054,10 @@ impl<'de> Deserializer<'de> for Maker<'_> {
                 self.state.news = true;
                 Err(Stop::Again)
             }
-            Err(stop) => Err(self.item_failed(stop)),
+            Err(stop) => match self.state.unfinished() {
+                Stop::Again => Err(Stop::Again),
+                _ => Err(self.item_failed(stop)),
+            },
         }
     }
 
@@ -1323,6 +1342,47 @@ mod tests {
         leaves: Vec<Leaf>,
         #[serde(flatten)]
         extra: Extra,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    enum Two {
+        First {
+            x: u8,
+        },
+        Second {
+            #[serde(alias = "y1")]
+            y: u8,
+        },
+    }
+
+    /// Never whole: the enum it flattens is never found among the members
+    /// serde buffered (as for `Breaks`).
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct NeverWhole {
+        two: Two,
+        #[serde(flatten)]
+        tagged: Tagged,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct HoldsNeverWhole {
+        inner: Option<NeverWhole>,
+    }
+
+    #[test]
+    fn every_variant_below_a_struct_never_whole_is_read() {
+        // Each run reads one variant not read before; the struct around
+        // fails at its end each time, and failing for good after the first
+        // variant left the second unread.
+        let learned = learn::<HoldsNeverWhole>(Hints::default());
+        let second = learned
+            .iter()
+            .find(|names| names.variant == Some("Second"))
+            .unwrap_or_else(|| panic!("{learned:?}"));
+        assert_eq!(second.aliases, [("y1", "y")]);
     }
 
     #[test]
