@@ -15,6 +15,13 @@
 //! members are the struct's (a struct's own definition, or an externally
 //! tagged variant's object in its enum's).
 //!
+//! A struct that flattens a field is read from a map and names only the
+//! required fields it misses; [`Hints`] give the names its schema has, so
+//! that the types below its optional fields are reached too. The instances
+//! of a generic type share one list of names and are told apart by their
+//! visitors' types. A struct that can never be made whole fails for good
+//! only once a run learns nothing, so the variants below it are each read.
+//!
 //! What is only reached through serde's own buffering (a flattened field,
 //! the variants of an internally tagged or untagged enum) is never handed
 //! to [`Maker`], so aliases there stay undeclared (the README's limits).
