@@ -300,10 +300,7 @@ class Learnable:
         if d.kind == "struct":
             self.walk_fields(d.fields, inner, handed, reads_map_ok=True)
         elif d.kind in ("newtype", "tuple"):
-            before = True
-            for item in d.items:
-                self.walk(item, inner, handed and before)
-                before = before and self.makeable(item, inner)
+            self.walk_items(d.items, inner, handed)
         elif d.kind == "enum":
             for v in d.variants:
                 here = handed and (d.repr == "external"
@@ -311,12 +308,17 @@ class Learnable:
                 if v.kind == "newtype":
                     self.walk(v.ty, None, here)
                 elif v.kind == "tuple":
-                    before = True
-                    for item in v.items:
-                        self.walk(item, None, here and before)
-                        before = before and self.makeable(item)
+                    self.walk_items(v.items, None, here)
                 elif v.kind == "struct":
                     self.walk_fields(v.fields, None, here, reads_map_ok=False)
+
+    def walk_items(self, items, arg, handed):
+        # A tuple's items are read in order: one after an item that cannot
+        # be made up is never reached.
+        before = True
+        for item in items:
+            self.walk(item, arg, handed and before)
+            before = before and self.makeable(item, arg)
 
     def walk_fields(self, fields, arg, handed, reads_map_ok):
         # A struct that flattens is read from a map, under the names its

@@ -507,13 +507,6 @@ struct Maker<'s> {
     site: u64,
 }
 
-/// The step to the value of the member `name` of a made-up map (FNV-1a).
-fn name_site(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// The site of the value `step` leads to from `site`.
 fn step(site: u64, step: u64) -> u64 {
     (site.rotate_left(7) ^ step).wrapping_mul(0x0100_0000_01b3)
@@ -552,6 +545,16 @@ impl<'s> Maker<'s> {
         }
         self.state.map_keys.insert(self.site, names.clone());
         Some(names)
+    }
+
+    /// Where a map (a struct that flattens) can never be made whole: made
+    /// up empty from now on, once a run learns nothing more
+    /// ([`State::unfinished`]).
+    fn map_failed(&mut self, stop: Stop) -> Stop {
+        match self.state.unfinished() {
+            Stop::Again => Stop::Again,
+            _ => self.item_failed(stop),
+        }
     }
 
     /// Whether a sequence, map or `Option` here is made up empty.
@@ -785,15 +788,16 @@ impl<'de> MapAccess<'de> for Named<'_> {
         // The value's site follows from its name, not its place: a name
         // whose value cannot be made up leaves the list, and what is known
         // of the sites below the others stays theirs.
-        let name = name_site(&self.keys[self.next - 1]);
-        match seed.deserialize(self.maker.child(name)) {
+        let name = &self.keys[self.next - 1];
+        let to = name.bytes().fold(64, |at, byte| step(at, u64::from(byte)));
+        match seed.deserialize(self.maker.child(to)) {
             Ok(value) => Ok(value),
             Err(Stop::Again) => Err(Stop::Again),
             // Not sent again: the others are, and the types below them
             // reached (a name the struct needs is missed, and then the
             // map fails).
             Err(_) => {
-                let name = self.keys[self.next - 1].clone();
+                let name = name.clone();
                 let state = &mut *self.maker.state;
                 if let Some(keys) = state.map_keys.get_mut(&self.site) {
                     keys.retain(|key| *key != name);
@@ -1046,10 +1050,7 @@ impl<'de> Deserializer<'de> for Maker<'_> {
                     .is_some_and(|dropped| dropped.iter().any(|key| key == name));
                 let keys = self.state.map_keys.entry(self.site).or_default();
                 if dropped || keys.iter().any(|key| key == name) {
-                    match self.state.unfinished() {
-                        Stop::Again => Err(Stop::Again),
-                        stop => Err(self.item_failed(stop)),
-                    }
+                    Err(self.map_failed(Stop::Failed))
                 } else {
                     keys.push(Cow::Borrowed(name));
                     self.state.news = true;
@@ -1061,10 +1062,7 @@ impl<'de> Deserializer<'de> for Maker<'_> {
                 self.state.news = true;
                 Err(Stop::Again)
             }
-            Err(stop) => match self.state.unfinished() {
-                Stop::Again => Err(Stop::Again),
-                _ => Err(self.item_failed(stop)),
-            },
+            Err(stop) => Err(self.map_failed(stop)),
         }
     }
 
