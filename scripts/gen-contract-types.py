@@ -368,6 +368,22 @@ def draw_learned_aliases(gen, roots, rng):
                 f.aliases = ["%s%s%d" % (f.wire, ALIAS, i + 1) for i in range(rng.randint(1, 2))]
 
 
+def draw_denials(gen, rng):
+    """`--deny`: `deny_unknown_fields` on more types, drawn with `rng` (the
+    main generator's draws stay as they were): on enums of every
+    representation (serde applies it to their struct variants), and on more
+    structs (a newtype variant's content among them). Never on a type with a
+    flattened field, which serde does not support with it."""
+    for d in gen.defs:
+        if d.deny or d.kind not in ("struct", "enum"):
+            continue
+        fields = d.fields if d.kind == "struct" else [f for v in d.variants for f in v.fields]
+        if any(f.flatten for f in fields):
+            continue
+        if rng.random() < (0.4 if d.kind == "enum" else 0.25):
+            d.deny = True
+
+
 class Generator:
     def __init__(self, rng, wide=False):
         self.rng = rng
@@ -876,12 +892,16 @@ def main():
     parser.add_argument("--learned", action="store_true",
                         help="draw aliases in types that derive only JsonSchema where "
                         "they are learned (Learnable)")
+    parser.add_argument("--deny", action="store_true",
+                        help="draw deny_unknown_fields on enums and on more structs")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     gen = Generator(rng, args.wide)
     roots = [gen.root(i) for i in range(args.types)]
     if args.learned:
         draw_learned_aliases(gen, roots, random.Random(args.seed * 7919 + 1))
+    if args.deny:
+        draw_denials(gen, random.Random(args.seed * 7919 + 2))
     calls = []
     for root in roots:
         seen = set()

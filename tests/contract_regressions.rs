@@ -5821,3 +5821,236 @@ mod an_alias_of_a_type_that_derives_only_json_schema {
         assert!(declared.contains("\"amount\"") && declared.contains("\"w\""));
     }
 }
+
+/// serde reads an untagged or internally tagged enum flattened into a
+/// struct from every member the struct did not take, those of the fields
+/// flattened after it included, and a variant that denies unknown fields
+/// refuses the ones it does not read. schemars writes the enum with the
+/// denial taken off (and an untagged newtype as a reference to its closed
+/// definition, which refuses even the struct's own fields).
+mod denying_inside_a_flattened_enum {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct Strict {
+        pub a: String,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(deny_unknown_fields)]
+    pub struct StrictT {
+        pub a: String,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Sib {
+        pub e: u32,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum Either {
+        A(Strict),
+        C {
+            #[serde(default)]
+            d: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct OwnBeside {
+        pub own: u8,
+        #[serde(flatten)]
+        pub f: Either,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct AfterStruct {
+        #[serde(flatten)]
+        pub g: Sib,
+        #[serde(flatten)]
+        pub f: Either,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct BeforeStruct {
+        #[serde(flatten)]
+        pub f: Either,
+        #[serde(flatten)]
+        pub g: Sib,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct OptionBeside {
+        pub own: u8,
+        #[serde(flatten)]
+        pub f: Option<Either>,
+        #[serde(flatten)]
+        pub g: Sib,
+    }
+
+    /// The untagged newtype's branch refers to `Strict`'s closed
+    /// definition: it refused the struct's own field and the members a
+    /// flattened struct before it takes, which serde never offers it.
+    #[test]
+    fn an_untagged_newtype_of_a_denying_struct_reads_beside_what_serde_takes_first() {
+        same::<OwnBeside>(json!({"own": 1, "a": "x"}));
+        same::<AfterStruct>(json!({"e": 1, "a": "x"}));
+        for call in [
+            json!({"own": 1, "a": "x"}),
+            json!({"own": 1, "d": 2}),
+            json!({"own": 1, "a": "x", "d": 2}),
+            json!({"own": 1, "a": "x", "zz": 2}),
+        ] {
+            as_serde_reads::<OwnBeside>(call).unwrap();
+        }
+        for call in [json!({"e": 1, "a": "x"}), json!({"e": 1, "d": 2})] {
+            as_serde_reads::<AfterStruct>(call.clone()).unwrap();
+            // Before the struct, `Strict` is offered `e` and refuses it.
+            as_serde_reads::<BeforeStruct>(call.clone()).unwrap();
+            let mut with_own = call;
+            with_own["own"] = json!(3);
+            as_serde_reads::<OptionBeside>(with_own).unwrap();
+        }
+        same::<AfterStruct>(json!({"e": 1}));
+        same::<BeforeStruct>(json!({"e": 1}));
+        same::<OptionBeside>(json!({"own": 1, "e": 1}));
+        rejected_only_at::<BeforeStruct>(json!({"e": 1, "a": "x"}), "/a");
+        rejected_only_at::<OptionBeside>(json!({"own": 1, "e": 1, "a": "x"}), "/a");
+        rejected_only_at::<OwnBeside>(json!({"own": 1, "a": "x", "zz": 2}), "/zz");
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "t")]
+    pub enum Tagged {
+        V(StrictT),
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum Outer {
+        A {
+            b: bool,
+            #[serde(flatten)]
+            p: Tagged,
+        },
+        C {
+            #[serde(default)]
+            d: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Nested {
+        pub own: u8,
+        #[serde(flatten)]
+        pub f: Outer,
+        #[serde(flatten)]
+        pub g: Option<Sib>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged, deny_unknown_fields)]
+    pub enum Denying {
+        A {
+            a: String,
+        },
+        C {
+            #[serde(default)]
+            d: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct DenyingEnum {
+        pub own: u8,
+        #[serde(flatten)]
+        pub f: Denying,
+        #[serde(flatten)]
+        pub g: Option<Sib>,
+    }
+
+    /// serde's first variant fails on the later field's member and the
+    /// next, which ignores the rest, is read: the first variant's members
+    /// were dropped while the schema took that variant (a silent loss).
+    #[test]
+    fn a_denying_variant_is_not_taken_as_read_beside_a_later_flattened_field() {
+        assert_eq!(
+            invalid_pointers::<Nested>(json!({"own": 1, "b": true, "t": "V", "a": "x", "e": 1})),
+            ["/b", "/t", "/a"]
+        );
+        same::<Nested>(json!({"own": 1, "b": true, "t": "V", "a": "x"}));
+        for call in [
+            json!({"own": 1, "b": true, "t": "V", "a": "x", "e": 1}),
+            json!({"own": 1, "b": true, "t": "V", "a": "x"}),
+            json!({"own": 1, "d": 3, "e": 1}),
+        ] {
+            as_serde_reads::<Nested>(call).unwrap();
+        }
+        same::<Nested>(json!({"own": 1, "e": 1}));
+        for call in [json!({"own": 1, "a": "x"}), json!({"own": 1, "d": 3})] {
+            as_serde_reads::<DenyingEnum>(call).unwrap();
+        }
+        // Every variant denies `e`, which serde offers them before `g`: serde
+        // refuses the call, and so does the schema.
+        for call in [
+            json!({"own": 1, "a": "x", "e": 1}),
+            json!({"own": 1, "d": 3, "e": 1}),
+        ] {
+            assert!(serde_json::from_value::<DenyingEnum>(call.clone()).is_err());
+            assert!(!invalid_pointers::<DenyingEnum>(call).is_empty());
+        }
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Single {
+        pub own: u8,
+        #[serde(flatten)]
+        pub p: Tagged,
+        #[serde(flatten)]
+        pub g: Sib,
+    }
+
+    /// The rejection names the member the variant refuses (an unknown one
+    /// stays reported as unknown).
+    #[test]
+    fn a_member_a_denying_variant_refuses_is_reported_at_its_pointer() {
+        let call = json!({"own": 1, "t": "V", "a": "x", "e": 1, "zz": 2});
+        let Err(ArgsError::Invalid(violations)) = Single::from_model(call) else {
+            panic!("accepted");
+        };
+        let at: Vec<(&str, &str)> = violations
+            .iter()
+            .map(|v| (v.pointer.as_str(), v.keyword.as_str()))
+            .collect();
+        assert_eq!(
+            at,
+            [("/e", "propertyNames"), ("/zz", "unevaluatedProperties")]
+        );
+        assert!(violations.0[0].message.contains("denies unknown fields"));
+        // serde refuses it too: `StrictT` is offered `e` before `g` reads it.
+        let read = serde_json::from_value::<Single>(json!({"own": 1, "t": "V", "a": "x", "e": 1}));
+        assert!(read.unwrap_err().to_string().contains("unknown field `e`"));
+    }
+
+    /// The denial is a keyword any validator reads; the forms shown to a
+    /// model leave it out (strict mode does not support it).
+    #[test]
+    fn the_denial_is_plain_json_schema() {
+        let schema = OwnBeside::input_schema();
+        let text = schema.to_string();
+        assert!(
+            text.contains(r#""propertyNames":{"enum":["a","own"]}"#),
+            "{text}"
+        );
+        assert!(!text.contains("x-toolargs-not-offered"), "{text}");
+        let plain = toolargs::validate::Validator::new(schema).unwrap();
+        assert!(plain.validate(&json!({"own": 1, "a": "x"})).is_ok());
+        assert!(
+            plain
+                .validate(&json!({"own": 1, "a": "x", "zz": 1}))
+                .is_err()
+        );
+    }
+}

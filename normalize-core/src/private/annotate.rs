@@ -396,7 +396,7 @@ impl<'g> Annotator<'g> {
 }
 
 /// The definition name a `#/$defs/Name` reference names.
-fn definition_name(reference: &str) -> Option<String> {
+pub(super) fn definition_name(reference: &str) -> Option<String> {
     definition_at(&ref_pointer(reference)?).map(|(_, name)| name)
 }
 
@@ -628,7 +628,7 @@ fn variants_union_mut<'v>(
 /// `is_it`, in the schema or in the parts of its unions and `allOf`: an
 /// object flattening two enums holds one union under each keyword, or
 /// each in a part of its `allOf`.
-fn union_where_mut<'v>(
+pub(super) fn union_where_mut<'v>(
     schema: &'v mut Value,
     is_it: &dyn Fn(&str, &[Value]) -> bool,
 ) -> Option<&'v mut Vec<Value>> {

@@ -260,6 +260,20 @@ fn inline_newtype(
     Some(definition)
 }
 
+/// What runs where `F` is flattened before any annotation changes what
+/// schemars wrote: an `Option`'s nested unions may be left out
+/// ([`relax_nested_unions`]), and the branches that deny unknown members
+/// are marked with what serde does not offer them
+/// ([`super::denial::mark`]).
+fn relax_flattened<F: JsonSchema + serde::de::DeserializeOwned>(
+    schema: &mut Value,
+    annotator: &mut Annotator<'_>,
+    place: Place,
+) {
+    relax_nested_unions::<F>(schema, annotator, place);
+    super::denial::mark::<F>(schema, annotator, place);
+}
+
 /// A flattened `Option<T>` where `T` flattens enums of its own: schemars
 /// lets `T`'s own union be left out (beside an empty branch), but the
 /// unions `T` holds in parts of `allOf` stay as they are, each required, so
@@ -817,7 +831,7 @@ impl Flattened {
             reading: super::flattened_read::reading_of::<F>,
             kept: kept_by::<F>,
             rewrite: flatten_optional::<F>,
-            relax: relax_nested_unions::<F>,
+            relax: relax_flattened::<F>,
             keeps_every: None,
         }))
     }

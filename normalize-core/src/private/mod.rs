@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use std::sync::{LazyLock, RwLock};
 
 mod annotate;
+mod denial;
 mod entries;
 mod flatten;
 pub use flatten::{FieldSchema, Flattened, flattened_first, own_field_first};
@@ -97,6 +98,7 @@ impl Compiled {
                 root.insert("$defs".to_owned(), Value::Object(defs));
             }
         }
+        denial::restore(&mut schema);
         inline_root_reference(&mut schema);
         unique_required(&mut schema);
         // Ordering reads the unions as schemars wrote them, before closing.

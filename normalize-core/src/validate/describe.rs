@@ -86,6 +86,26 @@ pub(super) fn push_violations(
             let expected = "nothing (no value is allowed here)".to_owned();
             (expected, format!("no value is allowed here, found {found}"))
         }
+        // Only a branch denying unknown members names its members (see
+        // `crate::private::denial`): the name is one serde offers it and
+        // it does not read.
+        ValidationErrorKind::PropertyNames { error: refused } if refused.instance().is_string() => {
+            let name = refused.instance().as_str().unwrap_or_default();
+            let at = child_pointer(&pointer, name);
+            out.push(Violation {
+                found: value_at(instance, &at)
+                    .map_or_else(|| format!("field `{name}`"), describe_value),
+                pointer: at,
+                keyword,
+                expected: "no such field beside the variant read here".to_owned(),
+                message: format!(
+                    "field `{name}` is refused by the variant read here, which denies unknown \
+                     fields: serde offers it every member not taken before it, those of fields \
+                     flattened after it included"
+                ),
+            });
+            return;
+        }
         ValidationErrorKind::Required { property } => {
             let name = property
                 .as_str()
@@ -516,6 +536,19 @@ fn unknown_field(pointer: &str, name: &str, keyword: &str, expected: &str) -> Vi
         expected: expected.to_owned(),
         found: format!("field `{name}`"),
     }
+}
+
+/// Drops the report of a name a denying branch refuses (`propertyNames`)
+/// where the member has another report: an unknown field is reported as
+/// unknown, whatever branch also refused its name.
+pub(super) fn drop_refused_names_reported_otherwise(found: &mut Vec<Violation>) {
+    const REFUSED: &str = "propertyNames";
+    let reported: std::collections::HashSet<String> = found
+        .iter()
+        .filter(|v| v.keyword != REFUSED)
+        .map(|v| v.pointer.clone())
+        .collect();
+    found.retain(|v| v.keyword != REFUSED || !reported.contains(&v.pointer));
 }
 
 /// A member reported as unevaluated that a part of its object declares:

@@ -200,6 +200,7 @@ impl Validator {
         describe::drop_whole_repeats(&mut found, &wholes);
         describe::drop_consequences(&mut found, &declared_elsewhere);
         explain::explain_unevaluated(&self.schema, instance, &mut found, &declared_elsewhere);
+        describe::drop_refused_names_reported_otherwise(&mut found);
         let mut seen = std::collections::HashSet::new();
         found.retain(|v: &Violation| seen.insert(v.pointer.clone()));
         Err(Violations(found))

@@ -1,0 +1,244 @@
+//! `#[serde(deny_unknown_fields)]` inside a flattened enum: what serde
+//! offers the denying type, and what it refuses.
+//!
+//! serde reads an untagged or internally tagged enum flattened into a
+//! struct from a buffer of every member its struct did not take: not the
+//! struct's own fields (nor those of the structs around it), not those the
+//! flattened structs before the enum took, but every other member, those
+//! the flattened fields *after* it read included. A variant that denies
+//! unknown fields (a struct variant of an enum that denies them, a newtype
+//! variant around a struct that does) refuses every member of that buffer
+//! it does not read. An untagged enum then tries its next variant: one
+//! that ignores the rest is read, and what the first variant's members
+//! held is dropped without a word.
+//!
+//! schemars writes a flattened type with its `additionalProperties: false`
+//! taken off (the object flattening it decides what else it takes), and an
+//! untagged newtype variant as a reference to its type's definition, which
+//! keeps it and so refuses every member of the object, the struct's own
+//! included, which serde never offers the variant. Neither says the rule.
+//!
+//! So each such branch, found where the derive flattens the enum
+//! ([`mark`], before any annotation changes what schemars wrote), is marked
+//! with the names serde does not offer it ([`Annotator::claimed`]); once
+//! the document is whole ([`restore`]), the branch (a copy of the
+//! definition, for a reference) takes only the names it declares itself
+//! and those: `"propertyNames": {"enum": [...]}`. The keyword constrains
+//! names only, so the members stay evaluated where they are declared, and
+//! a validator built from the JSON alone reads it as this crate does.
+//!
+//! Known from the enum's own schema: a branch schemars wrote closed before
+//! flattening. A denying struct further in (below a struct variant that
+//! flattens an enum of its own) is marked where that struct's derive
+//! flattens it; a type that derives only `JsonSchema` has no such site.
+
+use super::annotate::{Annotator, EVERYTHING, Place, definition_name, place_mut, union_where_mut};
+use super::flattened_read::{Reading, reading_of};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+/// The mark [`mark`] leaves on a denying branch: the names serde does not
+/// offer it. [`restore`] replaces it.
+const NOT_OFFERED: &str = "x-toolargs-not-offered";
+
+/// Marks the branches of the flattened enum `F`, in the object at `place`
+/// of `schema`, that deny unknown members (see the module docs). Nothing
+/// where a flattened map before keeps every member (nothing is lost), nor
+/// for an enum serde's flattening does not buffer (an externally tagged
+/// enum takes the member naming its variant; an adjacently tagged one
+/// reads its tag and content by name).
+pub(crate) fn mark<F: JsonSchema + DeserializeOwned>(
+    schema: &mut Value,
+    annotator: &mut Annotator<'_>,
+    place: Place,
+) {
+    if !matches!(reading_of::<F>(), Reading::Map) {
+        return;
+    }
+    let mut not_offered: Vec<String> = annotator.claimed().to_vec();
+    if not_offered.iter().any(|name| name == EVERYTHING) {
+        return;
+    }
+    not_offered.sort_unstable();
+    not_offered.dedup();
+    let (own, flattened) = annotator.with_generator(|generator| {
+        let own = F::_schemars_private_non_optional_json_schema(generator).to_value();
+        let flattened =
+            schemars::_private::json_schema_for_flatten::<F>(generator, false).to_value();
+        (own, flattened)
+    });
+    let (Some(own), Some(written)) = (variants(&own), variants(&flattened)) else {
+        return;
+    };
+    if own.len() != written.len() {
+        return;
+    }
+    let denies: Vec<bool> = own
+        .iter()
+        .map(|branch| denies_unknown(branch, annotator))
+        .collect();
+    if !denies.contains(&true) {
+        return;
+    }
+    let Some(object) = place_mut(schema, place) else {
+        return;
+    };
+    let is_written = |_: &str, branches: &[Value]| holds(branches, written);
+    let Some(branches) = union_where_mut(object, &is_written) else {
+        return;
+    };
+    let names = Value::Array(not_offered.into_iter().map(Value::String).collect());
+    for (branch, _) in branches.iter_mut().zip(&denies).filter(|(_, d)| **d) {
+        if let Value::Object(branch) = branch {
+            branch.insert(NOT_OFFERED.to_owned(), names.clone());
+        }
+    }
+}
+
+/// An enum's branches as schemars writes them: its `oneOf` or `anyOf`; for
+/// the flattened form of an `Option`, the union beside the empty branch
+/// (`anyOf: [{"oneOf": [...]}, {}]`, or the `anyOf` with `{}` last).
+fn variants(form: &Value) -> Option<&[Value]> {
+    let empty = |branch: &Value| branch.as_object().is_some_and(Map::is_empty);
+    if let Some(Value::Array(branches)) = form.get("oneOf") {
+        return Some(branches);
+    }
+    let Some(Value::Array(branches)) = form.get("anyOf") else {
+        return None;
+    };
+    match branches.as_slice() {
+        [inner, last] if empty(last) && inner.as_object().is_some_and(|m| m.len() == 1) => inner
+            .get("oneOf")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .or(Some(branches)),
+        [rest @ .., last] if empty(last) => Some(rest),
+        all => Some(all),
+    }
+}
+
+/// Whether `branches` (a union of the object) are the enum's `written`
+/// ones, with the empty branch an `Option` adds after them.
+fn holds(branches: &[Value], written: &[Value]) -> bool {
+    branches.len() >= written.len()
+        && branches[..written.len()] == *written
+        && branches[written.len()..]
+            .iter()
+            .all(|extra| extra.as_object().is_some_and(Map::is_empty))
+}
+
+/// Whether schemars wrote `branch` (of the enum's own schema, before
+/// flattening) closed: `additionalProperties: false` on it, or on the
+/// definition it is a reference to alone.
+fn denies_unknown(branch: &Value, annotator: &mut Annotator<'_>) -> bool {
+    let closed = |schema: &Value| schema.get("additionalProperties") == Some(&Value::Bool(false));
+    if closed(branch) {
+        return true;
+    }
+    let Some(map) = branch.as_object() else {
+        return false;
+    };
+    let Some(name) = map
+        .get("$ref")
+        .and_then(Value::as_str)
+        .filter(|_| map.len() == 1)
+        .and_then(definition_name)
+    else {
+        return false;
+    };
+    annotator.with_generator(|generator| generator.definitions().get(&name).is_some_and(closed))
+}
+
+/// Gives every branch [`mark`] marked, anywhere in `document` (its
+/// definitions included, which hold the schemas of derived types), the
+/// names it may hold: those it declares and those serde does not offer
+/// it. A marked reference is first replaced by a copy of the definition it
+/// names, as the document now has it (its aliases declared), without the
+/// closing that refused what serde never offers.
+pub(crate) fn restore(document: &mut Value) {
+    if !mentions(document) {
+        return;
+    }
+    let definitions = document.get("$defs").cloned().unwrap_or(Value::Null);
+    restore_in(document, &definitions);
+}
+
+fn mentions(node: &Value) -> bool {
+    match node {
+        Value::Object(map) => map.contains_key(NOT_OFFERED) || map.values().any(mentions),
+        Value::Array(items) => items.iter().any(mentions),
+        _ => false,
+    }
+}
+
+fn restore_in(node: &mut Value, definitions: &Value) {
+    match node {
+        Value::Object(map) => {
+            if let Some(Value::Array(not_offered)) = map.remove(NOT_OFFERED) {
+                restore_branch(map, not_offered, definitions);
+            }
+            map.values_mut()
+                .for_each(|child| restore_in(child, definitions));
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|child| restore_in(child, definitions)),
+        _ => {}
+    }
+}
+
+fn restore_branch(branch: &mut Map<String, Value>, not_offered: Vec<Value>, definitions: &Value) {
+    let reference = branch
+        .get("$ref")
+        .and_then(Value::as_str)
+        .filter(|_| branch.len() == 1)
+        .and_then(definition_name);
+    if let Some(name) = reference {
+        let Some(Value::Object(definition)) = definitions.get(&name) else {
+            return;
+        };
+        *branch = definition.clone();
+        // The copy's own marks were restored where the definition is.
+        branch.remove(NOT_OFFERED);
+    }
+    // A name pattern (a map's keys) is not a list of names: left as written.
+    if branch.contains_key("patternProperties") {
+        return;
+    }
+    if branch.get("additionalProperties") == Some(&Value::Bool(false)) {
+        branch.remove("additionalProperties");
+    }
+    let mut names = Vec::new();
+    declared(branch, &mut names);
+    for name in not_offered {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    branch.insert(
+        "propertyNames".to_owned(),
+        serde_json::json!({ "enum": names }),
+    );
+}
+
+/// The names `object` declares: its `properties`, and those of the parts
+/// it is composed of (what it flattens), any of whose branches may be the
+/// one read.
+fn declared(object: &Map<String, Value>, names: &mut Vec<Value>) {
+    if let Some(Value::Object(properties)) = object.get("properties") {
+        for name in properties.keys() {
+            let name = Value::String(name.clone());
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(parts)) = object.get(keyword) {
+            for part in parts.iter().filter_map(Value::as_object) {
+                declared(part, names);
+            }
+        }
+    }
+}
