@@ -6034,6 +6034,88 @@ mod denying_inside_a_flattened_enum {
         assert!(read.unwrap_err().to_string().contains("unknown field `e`"));
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "k", deny_unknown_fields)]
+    pub enum Units {
+        On,
+        Off,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct UnitsBefore {
+        #[serde(flatten)]
+        pub u: Units,
+        #[serde(flatten)]
+        pub g: Sib,
+    }
+
+    /// schemars writes an internally tagged unit variant closed where its
+    /// enum denies unknown fields; serde reads it from a map whatever else
+    /// the map holds (found by `gen-contract-types.py --deny` seed 1).
+    #[test]
+    fn a_unit_variant_of_a_denying_tagged_enum_reads_beside_a_later_field() {
+        as_serde_reads::<UnitsBefore>(json!({"k": "On", "e": 1})).unwrap();
+        rejected_only_at::<UnitsBefore>(json!({"k": "On", "e": 1, "zz": 1}), "/zz");
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(untagged)]
+    pub enum TakenInVariant {
+        A {
+            #[serde(flatten)]
+            s: Sib,
+            #[serde(flatten)]
+            p: Tagged,
+        },
+        C {
+            #[serde(default)]
+            d: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "k")]
+    pub enum TakenInTagged {
+        A {
+            #[serde(flatten)]
+            s: Sib,
+            #[serde(flatten)]
+            p: Tagged,
+        },
+        C {
+            #[serde(default)]
+            d: u32,
+        },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct InVariants {
+        pub own: u8,
+        #[serde(flatten)]
+        pub u: TakenInVariant,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct InTagged {
+        pub own: u8,
+        #[serde(flatten)]
+        pub t: TakenInTagged,
+    }
+
+    /// A flattened struct of a variant takes its members before the
+    /// variant's next flattened field, as in a struct: the denying newtype
+    /// is never offered them (the other variant's fields see none of it).
+    #[test]
+    fn a_flattened_struct_of_a_variant_takes_its_members_first() {
+        same::<InVariants>(json!({"own": 1, "e": 1, "t": "V", "a": "x"}));
+        same::<InTagged>(json!({"own": 1, "k": "A", "e": 1, "t": "V", "a": "x"}));
+        same::<InTagged>(json!({"own": 1, "k": "C", "d": 2}));
+        rejected_only_at::<InTagged>(
+            json!({"own": 1, "k": "A", "e": 1, "t": "V", "a": "x", "d": 2}),
+            "/d",
+        );
+    }
+
     /// The denial is a keyword any validator reads; the forms shown to a
     /// model leave it out (strict mode does not support it).
     #[test]

@@ -500,12 +500,20 @@ impl Gen<'_> {
         let mut calls = Vec::new();
         // Whether flattened fields of the struct claim names for the next.
         let mut siblings = false;
+        // The variant whose flattened fields' claims are in force: a
+        // variant's fields come together, and the next variant's never see
+        // them.
+        let mut claims_of: Option<&Place> = None;
         for field in ir
             .fields
             .iter()
             .filter(|f| !f.skipped && !f.schema_elsewhere)
         {
             if field.flatten {
+                if claims_of.is_some_and(|place| *place != field.place) {
+                    calls.push(quote!(__annotator.release(__siblings);));
+                    claims_of = None;
+                }
                 let ty = &field.original.ty;
                 // A type written `Option<T>`: `T`'s notes apply where its
                 // members are merged, and to `T` as a whole.
@@ -623,11 +631,22 @@ impl Gen<'_> {
                     __annotator.release(__claimed);
                     #leave
                 });
-                if field.place == Place::Struct {
+                // An internally tagged or untagged variant's fields are
+                // read from the enum's object, as a struct's are (an
+                // externally or adjacently tagged one's object of its own
+                // is entered per field: what it claims stays inside).
+                let claims = matches!(
+                    field.place,
+                    Place::Struct | Place::Internal { .. } | Place::Untagged { .. }
+                );
+                if claims {
                     // serde hands a member to the first flattened field that
                     // takes it: the fields after this one never see this
                     // one's members (nor any, after a map).
                     siblings = true;
+                    if field.place != Place::Struct {
+                        claims_of = Some(&field.place);
+                    }
                     calls.push(quote_spanned! {at(ty)=>
                         (&#krate::Probe::<#ty>::new())
                             .__toolargs_flattened()
@@ -647,6 +666,9 @@ impl Gen<'_> {
                     (&#krate::Probe::<#ty>::new()).__toolargs_annotate_nested(__annotator);
                 });
             }
+        }
+        if claims_of.is_some() {
+            calls.push(quote!(__annotator.release(__siblings);));
         }
         // An internally tagged newtype around a type whose schema takes
         // anything (`serde_json::Value`): schemars writes its branch as the

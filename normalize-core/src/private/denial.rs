@@ -134,7 +134,10 @@ fn holds(branches: &[Value], written: &[Value]) -> bool {
 fn denies_unknown(branch: &Value, annotator: &mut Annotator<'_>) -> bool {
     let closed = |schema: &Value| schema.get("additionalProperties") == Some(&Value::Bool(false));
     if closed(branch) {
-        return true;
+        // An internally tagged unit variant (its tag alone) is written
+        // closed where its enum denies unknown fields, but serde reads it
+        // from a map whatever else the map holds.
+        return !tag_alone(branch);
     }
     let Some(map) = branch.as_object() else {
         return false;
@@ -148,6 +151,17 @@ fn denies_unknown(branch: &Value, annotator: &mut Annotator<'_>) -> bool {
         return false;
     };
     annotator.with_generator(|generator| generator.definitions().get(&name).is_some_and(closed))
+}
+
+/// Whether `branch` declares only members fixed to one value: the tag of
+/// an internally tagged unit variant.
+fn tag_alone(branch: &Value) -> bool {
+    match branch.get("properties") {
+        Some(Value::Object(properties)) => properties
+            .values()
+            .all(|member| member.get("const").is_some()),
+        _ => false,
+    }
 }
 
 /// Gives every branch [`mark`] marked, anywhere in `document` (its
