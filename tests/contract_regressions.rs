@@ -6136,3 +6136,55 @@ mod denying_inside_a_flattened_enum {
         );
     }
 }
+
+/// A flattened `Option` of a struct whose own flattened `Option` and map
+/// both read maps, beside a flattened adjacently tagged enum: the derive
+/// left the map's value schema to the object under `additionalProperties`,
+/// which held the enum's tag and content to it; schemars writes it as
+/// `unevaluatedProperties` beside a union, which exempts what the enum
+/// reads (found by `gen-contract-types.py --learned` seed 13, larger draws).
+mod map_value_schema_beside_a_flattened_enum {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Inner {
+        pub z: Option<bool>,
+        #[serde(flatten)]
+        pub flags: BTreeMap<String, bool>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Counts {
+        pub a: u32,
+        #[serde(flatten)]
+        pub inner: Option<Inner>,
+        #[serde(flatten)]
+        pub counts: BTreeMap<String, i64>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent {
+        V(u32),
+        W { x: bool },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Root {
+        pub own: u8,
+        #[serde(flatten)]
+        pub counts: Option<Counts>,
+        #[serde(flatten)]
+        pub e: Adjacent,
+    }
+
+    #[test]
+    fn the_enum_beside_keeps_its_members_from_the_map() {
+        same::<Root>(json!({"own": 1, "t": "V", "c": 5}));
+        same::<Root>(json!({"own": 1, "t": "W", "c": {"x": true}}));
+        // `Counts` is offered the tag too, refuses it, and is read as `None`:
+        // what it read is dropped.
+        rejected_only_at::<Root>(json!({"own": 1, "a": 2, "t": "V", "c": 5}), "/a");
+        assert!(serde_json::from_value::<Root>(json!({"own": 1, "a": 2, "k": 3})).is_err());
+    }
+}

@@ -28,9 +28,12 @@
 //! a validator built from the JSON alone reads it as this crate does.
 //!
 //! Known from the enum's own schema: a branch schemars wrote closed before
-//! flattening. A denying struct further in (below a struct variant that
-//! flattens an enum of its own) is marked where that struct's derive
-//! flattens it; a type that derives only `JsonSchema` has no such site.
+//! flattening, but for an internally tagged unit variant (its tag alone),
+//! which schemars writes closed where its enum denies unknown fields and
+//! serde reads from any map. A denying struct further in (below a struct
+//! variant that flattens an enum of its own) is marked where that
+//! struct's derive flattens it; a type that derives only `JsonSchema` has
+//! no such site.
 
 use super::annotate::{Annotator, EVERYTHING, Place, definition_name, place_mut, union_where_mut};
 use super::flattened_read::{Reading, reading_of};

@@ -410,11 +410,23 @@ fn leave_to_the_map(
     }
     if let (Some(keeper), Value::Object(form)) = (keeper, form) {
         if takes_any_member(form) {
+            // schemars writes the value schema as `unevaluatedProperties`
+            // where the object composes a union (a flattened enum beside):
+            // `additionalProperties` would hold the union's members to it
+            // too, which serde reads first and the map never sees.
+            let unevaluated = object.contains_key("unevaluatedProperties")
+                && !object.contains_key("additionalProperties");
             for keyword in UNKNOWN_MEMBERS {
-                match keeper.get(keyword) {
-                    Some(value) => object.insert(keyword.to_owned(), value.clone()),
-                    None => object.remove(keyword),
-                };
+                object.remove(keyword);
+            }
+            for keyword in UNKNOWN_MEMBERS {
+                if let Some(value) = keeper.get(keyword) {
+                    let keyword = match keyword {
+                        "additionalProperties" if unevaluated => "unevaluatedProperties",
+                        other => other,
+                    };
+                    object.insert(keyword.to_owned(), value.clone());
+                }
             }
         }
     }
