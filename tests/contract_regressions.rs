@@ -6116,6 +6116,29 @@ mod denying_inside_a_flattened_enum {
         );
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Middle {
+        pub x: u32,
+        #[serde(flatten)]
+        pub f: Either,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Around {
+        pub own: u8,
+        #[serde(flatten)]
+        pub m: Middle,
+    }
+
+    /// A struct that flattens the enum takes its own fields before the
+    /// enum sees the members: they are not offered to the denying newtype.
+    #[test]
+    fn a_struct_flattening_the_enum_takes_its_fields_first() {
+        same::<Around>(json!({"own": 1, "x": 2, "a": "s"}));
+        same::<Around>(json!({"own": 1, "x": 2, "d": 3}));
+        rejected_only_at::<Around>(json!({"own": 1, "x": 2, "a": "s", "zz": 3}), "/zz");
+    }
+
     /// The denial is a keyword any validator reads; the forms shown to a
     /// model leave it out (strict mode does not support it).
     #[test]

@@ -36,7 +36,7 @@
 //! no such site.
 
 use super::annotate::{Annotator, EVERYTHING, Place, definition_name, place_mut, union_where_mut};
-use super::flattened_read::{Reading, reading_of};
+use super::flattened_read::is_buffered;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -48,15 +48,17 @@ const NOT_OFFERED: &str = "x-toolargs-not-offered";
 /// Marks the branches of the flattened enum `F`, in the object at `place`
 /// of `schema`, that deny unknown members (see the module docs). Nothing
 /// where a flattened map before keeps every member (nothing is lost), nor
-/// for an enum serde's flattening does not buffer (an externally tagged
-/// enum takes the member naming its variant; an adjacently tagged one
-/// reads its tag and content by name).
+/// for a type serde's flattening does not buffer: an externally tagged
+/// enum takes the member naming its variant, an adjacently tagged one
+/// reads its tag and content by name, and a struct that flattens an enum
+/// takes its own fields first (its derive marks the enum's branches where
+/// it flattens it).
 pub(crate) fn mark<F: JsonSchema + DeserializeOwned>(
     schema: &mut Value,
     annotator: &mut Annotator<'_>,
     place: Place,
 ) {
-    if !matches!(reading_of::<F>(), Reading::Map) {
+    if !is_buffered::<F>() {
         return;
     }
     let mut not_offered: Vec<String> = annotator.claimed().to_vec();

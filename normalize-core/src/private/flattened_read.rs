@@ -113,11 +113,22 @@ pub(crate) fn reading_of<F: DeserializeOwned>() -> Reading {
     }
 }
 
+/// Whether serde reads `F` from a buffer of the members it is offered (an
+/// untagged or internally tagged enum asks for any value first), where a
+/// variant that denies unknown fields sees every one of them.
+pub(crate) fn is_buffered<F: DeserializeOwned>() -> bool {
+    matches!(F::deserialize(Asks), Err(Asked::Any))
+}
+
 /// The answer [`Asks`] stops with.
 #[derive(Debug)]
 enum Asked {
     Struct(&'static [&'static str]),
     Enum(&'static [&'static str]),
+    /// A map, or a struct that flattens.
+    Map,
+    /// What serde buffers first: an untagged or internally tagged enum.
+    Any,
     Other,
 }
 
@@ -171,14 +182,18 @@ impl Deserializer<'static> for Asks {
         visitor.visit_newtype_struct(self)
     }
 
+    fn deserialize_map<V: Visitor<'static>>(self, _: V) -> Result<V::Value, Asked> {
+        Err(Asked::Map)
+    }
+
     fn deserialize_any<V: Visitor<'static>>(self, _: V) -> Result<V::Value, Asked> {
-        Err(Asked::Other)
+        Err(Asked::Any)
     }
 
     serde::forward_to_deserialize_any! {
         <W: Visitor<'static>>
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct seq tuple tuple_struct map identifier ignored_any
+        unit unit_struct seq tuple tuple_struct identifier ignored_any
     }
 }
 
