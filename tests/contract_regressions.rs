@@ -6139,6 +6139,54 @@ mod denying_inside_a_flattened_enum {
         rejected_only_at::<Around>(json!({"own": 1, "x": 2, "a": "s", "zz": 3}), "/zz");
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Content {
+        pub m: Option<bool>,
+        #[serde(flatten)]
+        pub p: Tagged,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "k")]
+    pub enum Wrapping {
+        V(Content),
+        U,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Wrapped {
+        pub x: Wrapping,
+        pub y: Content,
+        pub z: Option<u8>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct WrappedFlat {
+        pub own: u8,
+        #[serde(flatten)]
+        pub w: Wrapping,
+    }
+
+    /// A definition that flattens the denying enum, referred to beside an
+    /// internally tagged enum's tag: serde reads the tag first, and the
+    /// definition's branch is never offered it (found by
+    /// `gen-contract-types.py --deny` seed 12, larger draws).
+    #[test]
+    fn a_definition_read_beside_a_tag_is_not_offered_the_tag() {
+        same::<Wrapped>(
+            json!({"x": {"k": "V", "m": true, "t": "V", "a": "s"}, "y": {"t": "V", "a": "z"}}),
+        );
+        same::<WrappedFlat>(json!({"own": 1, "k": "V", "t": "V", "a": "s"}));
+        rejected_only_at::<Wrapped>(
+            json!({"x": {"k": "V", "t": "V", "a": "s", "zz": 1}, "y": {"t": "V", "a": "z"}}),
+            "/x/zz",
+        );
+        rejected_only_at::<Wrapped>(
+            json!({"x": {"k": "U"}, "y": {"k": "V", "t": "V", "a": "z"}}),
+            "/y/k",
+        );
+    }
+
     /// The denial is a keyword any validator reads; the forms shown to a
     /// model leave it out (strict mode does not support it).
     #[test]

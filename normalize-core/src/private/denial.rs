@@ -40,6 +40,7 @@ use super::flattened_read::is_buffered;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 
 /// The mark [`mark`] leaves on a denying branch: the names serde does not
 /// offer it. [`restore`] replaces it.
@@ -180,7 +181,22 @@ pub(crate) fn restore(document: &mut Value) {
         return;
     }
     let definitions = document.get("$defs").cloned().unwrap_or(Value::Null);
-    restore_in(document, &definitions);
+    let mut beside = HashMap::new();
+    composers(document, &[], &mut beside);
+    let Value::Object(root) = document else {
+        return;
+    };
+    for (keyword, child) in root.iter_mut() {
+        match (keyword.as_str(), child) {
+            ("$defs", Value::Object(defs)) => {
+                for (name, definition) in defs.iter_mut() {
+                    let beside = beside.get(name).map_or(&[][..], Vec::as_slice);
+                    restore_in(definition, &definitions, beside);
+                }
+            }
+            (_, child) => restore_in(child, &definitions, &[]),
+        }
+    }
 }
 
 fn mentions(node: &Value) -> bool {
@@ -191,18 +207,72 @@ fn mentions(node: &Value) -> bool {
     }
 }
 
-fn restore_in(node: &mut Value, definitions: &Value) {
+/// The members declared on the same object as each reference to a
+/// definition (the tag of an internally tagged newtype variant beside it,
+/// as schemars writes it, and what the objects it is a part of declare):
+/// serde reads those before the type the definition describes, which is
+/// never offered them, so the branches marked in the definition let them
+/// be. One definition serves every place it is used: where a member of a
+/// later flattened field is declared around one of them, it is let be in
+/// all (the denial is then not said there, as before it was said at all).
+fn composers(node: &Value, around: &[Value], beside: &mut HashMap<String, Vec<Value>>) {
     match node {
         Value::Object(map) => {
-            if let Some(Value::Array(not_offered)) = map.remove(NOT_OFFERED) {
+            let mut here = around.to_vec();
+            if let Some(Value::Object(properties)) = map.get("properties") {
+                for member in properties.keys() {
+                    let member = Value::String(member.clone());
+                    if !here.contains(&member) {
+                        here.push(member);
+                    }
+                }
+            }
+            let reference = map.get("$ref").and_then(Value::as_str);
+            if let Some(name) = reference.and_then(definition_name) {
+                let names = beside.entry(name).or_default();
+                for member in &here {
+                    if !names.contains(member) {
+                        names.push(member.clone());
+                    }
+                }
+            }
+            for (keyword, child) in map {
+                // The parts of a composition describe the same object; any
+                // other subschema describes a member, an item or another
+                // document part.
+                let same_object = matches!(
+                    keyword.as_str(),
+                    "allOf" | "anyOf" | "oneOf" | "not" | "if" | "then" | "else"
+                );
+                match (same_object, child) {
+                    (true, Value::Array(parts)) => {
+                        parts.iter().for_each(|part| composers(part, &here, beside));
+                    }
+                    (true, part) => composers(part, &here, beside),
+                    (false, child) => composers(child, &[], beside),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|child| composers(child, &[], beside)),
+        _ => {}
+    }
+}
+
+/// Restores the marks in `node`, a part of the definition (if any) whose
+/// references declare the members `beside` next to them.
+fn restore_in(node: &mut Value, definitions: &Value, beside: &[Value]) {
+    match node {
+        Value::Object(map) => {
+            if let Some(Value::Array(mut not_offered)) = map.remove(NOT_OFFERED) {
+                not_offered.extend(beside.iter().cloned());
                 restore_branch(map, not_offered, definitions);
             }
             map.values_mut()
-                .for_each(|child| restore_in(child, definitions));
+                .for_each(|child| restore_in(child, definitions, beside));
         }
         Value::Array(items) => items
             .iter_mut()
-            .for_each(|child| restore_in(child, definitions)),
+            .for_each(|child| restore_in(child, definitions, beside)),
         _ => {}
     }
 }
