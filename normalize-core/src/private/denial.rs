@@ -148,15 +148,16 @@ fn denies_unknown(branch: &Value, annotator: &mut Annotator<'_>) -> bool {
     let Some(map) = branch.as_object() else {
         return false;
     };
-    let Some(name) = map
-        .get("$ref")
-        .and_then(Value::as_str)
-        .filter(|_| map.len() == 1)
-        .and_then(definition_name)
-    else {
+    let Some(name) = referred_alone(map) else {
         return false;
     };
     annotator.with_generator(|generator| generator.definitions().get(&name).is_some_and(closed))
+}
+
+/// The definition a schema that is a reference alone names.
+fn referred_alone(schema: &Map<String, Value>) -> Option<String> {
+    let reference = schema.get("$ref").and_then(Value::as_str)?;
+    (schema.len() == 1).then(|| definition_name(reference))?
 }
 
 /// Whether `branch` declares only members fixed to one value: the tag of
@@ -278,12 +279,7 @@ fn restore_in(node: &mut Value, definitions: &Value, beside: &[Value]) {
 }
 
 fn restore_branch(branch: &mut Map<String, Value>, not_offered: Vec<Value>, definitions: &Value) {
-    let reference = branch
-        .get("$ref")
-        .and_then(Value::as_str)
-        .filter(|_| branch.len() == 1)
-        .and_then(definition_name);
-    if let Some(name) = reference {
+    if let Some(name) = referred_alone(branch) {
         let Some(Value::Object(definition)) = definitions.get(&name) else {
             return;
         };
