@@ -35,8 +35,11 @@
 //! struct's derive flattens it; a type that derives only `JsonSchema` has
 //! no such site.
 
-use super::annotate::{Annotator, EVERYTHING, Place, definition_name, place_mut, union_where_mut};
+use super::annotate::{
+    Annotator, EVERYTHING, Place, definition_name, place_mut, union, union_where_mut,
+};
 use super::flattened_read::is_buffered;
+use crate::validate::whole::declared_names;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -102,26 +105,28 @@ pub(crate) fn mark<F: JsonSchema + DeserializeOwned>(
     }
 }
 
-/// An enum's branches as schemars writes them: its `oneOf` or `anyOf`; for
-/// the flattened form of an `Option`, the union beside the empty branch
+/// An enum's branches as schemars writes them ([`union`]); for the
+/// flattened form of an `Option`, the union beside the empty branch
 /// (`anyOf: [{"oneOf": [...]}, {}]`, or the `anyOf` with `{}` last).
 fn variants(form: &Value) -> Option<&[Value]> {
-    let empty = |branch: &Value| branch.as_object().is_some_and(Map::is_empty);
-    if let Some(Value::Array(branches)) = form.get("oneOf") {
-        return Some(branches);
-    }
-    let Some(Value::Array(branches)) = form.get("anyOf") else {
-        return None;
-    };
+    let branches = union(form)?;
     match branches.as_slice() {
-        [inner, last] if empty(last) && inner.as_object().is_some_and(|m| m.len() == 1) => inner
-            .get("oneOf")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .or(Some(branches)),
-        [rest @ .., last] if empty(last) => Some(rest),
+        [inner, last] if says_nothing(last) && inner.as_object().is_some_and(|m| m.len() == 1) => {
+            inner
+                .get("oneOf")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .or(Some(branches))
+        }
+        [rest @ .., last] if says_nothing(last) => Some(rest),
         all => Some(all),
     }
+}
+
+/// `{}`, the empty branch schemars puts beside a flattened `Option`'s
+/// union.
+fn says_nothing(branch: &Value) -> bool {
+    branch.as_object().is_some_and(Map::is_empty)
 }
 
 /// Whether `branches` (a union of the object) are the enum's `written`
@@ -129,9 +134,7 @@ fn variants(form: &Value) -> Option<&[Value]> {
 fn holds(branches: &[Value], written: &[Value]) -> bool {
     branches.len() >= written.len()
         && branches[..written.len()] == *written
-        && branches[written.len()..]
-            .iter()
-            .all(|extra| extra.as_object().is_some_and(Map::is_empty))
+        && branches[written.len()..].iter().all(says_nothing)
 }
 
 /// Whether schemars wrote `branch` (of the enum's own schema, before
@@ -284,7 +287,9 @@ fn restore_branch(branch: &mut Map<String, Value>, not_offered: Vec<Value>, defi
             return;
         };
         *branch = definition.clone();
-        // The copy's own marks were restored where the definition is.
+        // The copy is this branch: a mark the definition carries itself is
+        // for where it is used alone (the marks inside the copy are
+        // restored as this branch's parts, after it).
         branch.remove(NOT_OFFERED);
     }
     // A name pattern (a map's keys) is not a list of names: left as written.
@@ -294,9 +299,9 @@ fn restore_branch(branch: &mut Map<String, Value>, not_offered: Vec<Value>, defi
     if branch.get("additionalProperties") == Some(&Value::Bool(false)) {
         branch.remove("additionalProperties");
     }
-    let mut names = Vec::new();
-    declared(branch, &mut names);
-    for name in not_offered {
+    let mut names: Vec<Value> = Vec::new();
+    let declared = declared_names(branch).into_iter().map(str::to_owned);
+    for name in declared.map(Value::String).chain(not_offered) {
         if !names.contains(&name) {
             names.push(name);
         }
@@ -305,25 +310,4 @@ fn restore_branch(branch: &mut Map<String, Value>, not_offered: Vec<Value>, defi
         "propertyNames".to_owned(),
         serde_json::json!({ "enum": names }),
     );
-}
-
-/// The names `object` declares: its `properties`, and those of the parts
-/// it is composed of (what it flattens), any of whose branches may be the
-/// one read.
-fn declared(object: &Map<String, Value>, names: &mut Vec<Value>) {
-    if let Some(Value::Object(properties)) = object.get("properties") {
-        for name in properties.keys() {
-            let name = Value::String(name.clone());
-            if !names.contains(&name) {
-                names.push(name);
-            }
-        }
-    }
-    for keyword in ["allOf", "anyOf", "oneOf"] {
-        if let Some(Value::Array(parts)) = object.get(keyword) {
-            for part in parts.iter().filter_map(Value::as_object) {
-                declared(part, names);
-            }
-        }
-    }
 }

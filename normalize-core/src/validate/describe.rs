@@ -543,6 +543,9 @@ fn unknown_field(pointer: &str, name: &str, keyword: &str, expected: &str) -> Vi
 /// unknown, whatever branch also refused its name.
 pub(super) fn drop_refused_names_reported_otherwise(found: &mut Vec<Violation>) {
     const REFUSED: &str = "propertyNames";
+    if !found.iter().any(|v| v.keyword == REFUSED) {
+        return;
+    }
     let reported: std::collections::HashSet<String> = found
         .iter()
         .filter(|v| v.keyword != REFUSED)

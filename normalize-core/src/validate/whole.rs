@@ -328,32 +328,37 @@ fn negation_alone(branch: &Value) -> bool {
 /// enum holds the enum's members in a union of its own). A branch written
 /// as a reference, or one that reads any member, matches any.
 fn declares(branch: &Value, members: &Members) -> bool {
-    fn declared<'b>(schema: &'b Value, names: &mut Vec<&'b str>, depth: usize) {
-        let Value::Object(map) = schema else {
-            return;
-        };
+    let (Some(branch), Some(_)) = (branch.as_object(), branch.get("properties")) else {
+        return true;
+    };
+    let Members::Named(wanted) = members else {
+        return true;
+    };
+    let names = declared_names(branch);
+    wanted.iter().all(|name| names.contains(&name.as_str()))
+}
+
+/// The names `object` declares as properties, its own and those of the
+/// parts and unions it is composed of (what it flattens), any of whose
+/// branches may be the one read; repeats left in.
+pub(crate) fn declared_names(object: &Map<String, Value>) -> Vec<&str> {
+    fn declared<'b>(map: &'b Map<String, Value>, names: &mut Vec<&'b str>, depth: usize) {
         if let Some(Value::Object(properties)) = map.get("properties") {
             names.extend(properties.keys().map(String::as_str));
         }
         if depth < 8 {
             for keyword in ["allOf", "anyOf", "oneOf"] {
                 if let Some(Value::Array(parts)) = map.get(keyword) {
-                    for part in parts {
+                    for part in parts.iter().filter_map(Value::as_object) {
                         declared(part, names, depth + 1);
                     }
                 }
             }
         }
     }
-    if branch.get("properties").is_none() {
-        return true;
-    }
-    let Members::Named(wanted) = members else {
-        return true;
-    };
     let mut names = Vec::new();
-    declared(branch, &mut names, 0);
-    wanted.iter().all(|name| names.contains(&name.as_str()))
+    declared(object, &mut names, 0);
+    names
 }
 
 /// The members a flattened type reads.
