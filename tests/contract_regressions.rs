@@ -6259,3 +6259,64 @@ mod map_value_schema_beside_a_flattened_enum {
         assert!(serde_json::from_value::<Root>(json!({"own": 1, "a": 2, "k": 3})).is_err());
     }
 }
+
+/// A flattened `Option` of a struct reading a map, beside a later flattened
+/// struct that flattens both an adjacently tagged and an untagged enum: the
+/// struct's form holds two unions, and only the first one (the tagged
+/// enum's) was asked what it keeps, so the untagged variant's members,
+/// which the `Option` reads and drops when it fails, were counted as lost
+/// (found by `gen-contract-types.py` seed 215, larger draws: 5 calls).
+mod every_union_of_a_struct_beside_keeps_its_members {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Counted {
+        pub need: f64,
+        #[serde(flatten)]
+        pub counts: BTreeMap<String, u32>,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum Pair {
+        P { m: u32, n: u32 },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent {
+        V(u32),
+        W { x: bool },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    pub struct Later {
+        pub s: String,
+        #[serde(flatten)]
+        pub pair: Pair,
+        #[serde(flatten)]
+        pub adjacent: Adjacent,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Root {
+        pub own: u8,
+        #[serde(flatten)]
+        pub counted: Option<Counted>,
+        #[serde(flatten)]
+        pub later: Later,
+    }
+
+    #[test]
+    fn the_untagged_enum_keeps_what_the_option_drops() {
+        // `Counted` fails (no `need`, and `s` is no `u32`): `None`, and
+        // `Later` reads `m` and `n` through `Pair`.
+        same::<Root>(json!({"own": 1, "s": "a", "m": 2, "n": 3, "t": "V", "c": 4}));
+        same::<Root>(json!({"own": 1, "s": "a", "m": 2, "n": 3, "t": "W", "c": {"x": true}}));
+        // What nothing but `Counted` reads is still dropped with it.
+        rejected_only_at::<Root>(
+            json!({"own": 1, "s": "a", "m": 2, "n": 3, "t": "V", "c": 4, "k": 5}),
+            "/k",
+        );
+    }
+}

@@ -117,10 +117,13 @@ pub struct Sibling {
     /// whole) or a type nothing is known of.
     pub(crate) keeps: Members,
     /// For an internally or adjacently tagged enum that is no `Option`,
-    /// what it reads by its tag's value.
-    pub(crate) by_tag: Option<ByTag>,
-    /// For an untagged enum that is no `Option`, what each variant reads.
-    pub(crate) by_branch: Option<ByBranch>,
+    /// what it reads by its tag's value; for a struct, that of each such
+    /// enum it flattens.
+    pub(crate) by_tag: Vec<ByTag>,
+    /// For an untagged enum that is no `Option`, what each variant reads;
+    /// for a struct, that of each untagged or externally tagged enum it
+    /// flattens.
+    pub(crate) by_branch: Vec<ByBranch>,
     /// For a map, or a struct flattening one, that is no `Option`: what
     /// its schema holds the members it does not name to
     /// (`additionalProperties` and the like). It reads every member left,
@@ -136,8 +139,8 @@ impl Sibling {
     pub(crate) fn named(names: Vec<String>) -> Sibling {
         Sibling {
             keeps: Members::Named(names),
-            by_tag: None,
-            by_branch: None,
+            by_tag: Vec::new(),
+            by_branch: Vec::new(),
             unknown: None,
             after: false,
         }

@@ -42,7 +42,7 @@ use super::annotate::{
 };
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
-use crate::validate::whole::{ByBranch, ByTag, Members, Reader, WHOLE, WholeRead};
+use crate::validate::whole::{ByBranch, ByTag, Members, Reader, WHOLE, WholeRead, union_branches};
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
@@ -492,10 +492,10 @@ fn read_whole_at(
     let within = annotator.wholes_within().collect();
     let takes = reader.reading.takes();
     let by_tag = seeing(annotator, takes)
-        .filter_map(|other| other.by_tag.clone())
+        .flat_map(|other| other.by_tag.iter().cloned())
         .collect();
     let by_branch = seeing(annotator, takes)
-        .filter_map(|other| other.by_branch.clone())
+        .flat_map(|other| other.by_branch.iter().cloned())
         .collect();
     let read = WholeRead::new(reader, annotator.claimed().to_vec(), members, kept, within)
         .kept_by_tag(by_tag)
@@ -553,14 +553,29 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
             let Some(target) = target else {
                 return Sibling::named(kept);
             };
-            kept.extend(required_by_every_branch(&target));
-            let by_tag = by_tag(&target, generator);
-            let by_branch = (by_tag.is_none() && variants.is_empty())
-                .then(|| by_branch(&target, generator))
-                .flatten();
+            // A struct may flatten several enums: its form holds each one's
+            // union (beside one another, or in its `allOf`), and each keeps
+            // what the variant it reads reads.
+            let mut unions = Vec::new();
+            union_branches(&target, &mut unions, 0);
+            let mut by_tags = Vec::new();
+            let mut by_branches = Vec::new();
+            for branches in unions {
+                kept.extend(required_by_every_branch(branches));
+                match by_tag(branches, generator) {
+                    Some(tagged) => by_tags.push(tagged),
+                    // An externally tagged enum flattened itself keeps its
+                    // variant names (above); one a struct flattens keeps
+                    // the key of the branch that takes the call.
+                    None if variants.is_empty() => {
+                        by_branches.push(by_branch(branches, generator));
+                    }
+                    None => {}
+                }
+            }
             Sibling {
-                by_tag,
-                by_branch,
+                by_tag: by_tags,
+                by_branch: by_branches,
                 ..Sibling::named(kept)
             }
         } else {
@@ -603,25 +618,15 @@ fn unknown_members(form: &Value) -> Map<String, Value> {
         .collect()
 }
 
-/// The branches of a union (its `oneOf` or `anyOf`).
-fn branches_of(union: &Map<String, Value>) -> Option<&Vec<Value>> {
-    ["oneOf", "anyOf"]
-        .iter()
-        .find_map(|keyword| union.get(*keyword).and_then(Value::as_array))
-}
-
-/// What an untagged enum's union reads, variant by variant: the members
-/// each branch names (its properties and the definitions they reference).
-fn by_branch(
-    union: &Map<String, Value>,
-    generator: &mut schemars::SchemaGenerator,
-) -> Option<ByBranch> {
-    let branches = branches_of(union)?;
+/// What an untagged enum's union (its `branches`) reads, variant by
+/// variant: the members each branch names (its properties and the
+/// definitions they reference).
+fn by_branch(branches: &[Value], generator: &mut schemars::SchemaGenerator) -> ByBranch {
     let variants = branches
         .iter()
         .map(|branch| members_of(branch, generator))
         .collect();
-    Some(ByBranch { variants })
+    ByBranch { variants }
 }
 
 /// What a tagged enum's union reads by its tag's value: each branch names
@@ -629,8 +634,7 @@ fn by_branch(
 /// (the same member in every branch), and reads its other members (those
 /// its properties and the definitions they reference name). `None` for an
 /// untagged or externally tagged enum (no shared tag).
-fn by_tag(union: &Map<String, Value>, generator: &mut schemars::SchemaGenerator) -> Option<ByTag> {
-    let branches = branches_of(union)?;
+fn by_tag(branches: &[Value], generator: &mut schemars::SchemaGenerator) -> Option<ByTag> {
     let mut tag: Option<String> = None;
     let mut variants = Vec::new();
     for branch in branches {
@@ -663,9 +667,8 @@ fn by_tag(union: &Map<String, Value>, generator: &mut schemars::SchemaGenerator)
 /// The members every branch of a union requires (the tag of an internally
 /// or adjacently tagged enum): whichever variant serde reads, it reads
 /// them. None where a branch requires nothing (or is no object schema).
-fn required_by_every_branch(union: &Map<String, Value>) -> Vec<String> {
-    let branches = branches_of(union);
-    let Some((first, rest)) = branches.and_then(|branches| branches.split_first()) else {
+fn required_by_every_branch(branches: &[Value]) -> Vec<String> {
+    let Some((first, rest)) = branches.split_first() else {
         return Vec::new();
     };
     let required = |branch: &Value| -> Vec<String> {

@@ -301,7 +301,11 @@ fn rebase(schema: &mut Value) {
 
 /// The unions of `parent` (its `anyOf` or `oneOf`, and those of the parts
 /// of its `allOf`, where schemars puts a second flattened enum).
-fn union_branches<'p>(parent: &'p Map<String, Value>, found: &mut Vec<&'p [Value]>, depth: usize) {
+pub(crate) fn union_branches<'p>(
+    parent: &'p Map<String, Value>,
+    found: &mut Vec<&'p [Value]>,
+    depth: usize,
+) {
     for keyword in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = parent.get(keyword) {
             found.push(branches);
