@@ -553,29 +553,10 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
             let Some(target) = target else {
                 return Sibling::named(kept);
             };
-            // A struct may flatten several enums: its form holds each one's
-            // union (beside one another, or in its `allOf`), and each keeps
-            // what the variant it reads reads.
-            let mut unions = Vec::new();
-            union_branches(&target, &mut unions, 0);
-            let mut by_tags = Vec::new();
-            let mut by_branches = Vec::new();
-            for branches in unions {
-                kept.extend(required_by_every_branch(branches));
-                match by_tag(branches, generator) {
-                    Some(tagged) => by_tags.push(tagged),
-                    // An externally tagged enum flattened itself keeps its
-                    // variant names (above); one a struct flattens keeps
-                    // the key of the branch that takes the call.
-                    None if variants.is_empty() => {
-                        by_branches.push(by_branch(branches, generator));
-                    }
-                    None => {}
-                }
-            }
+            let (by_tag, by_branch) = keep_by_union(&target, variants, &mut kept, generator);
             Sibling {
-                by_tag: by_tags,
-                by_branch: by_branches,
+                by_tag,
+                by_branch,
                 ..Sibling::named(kept)
             }
         } else {
@@ -591,6 +572,34 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
             }
         }
     })
+}
+
+/// What each union of `target` (a flattened type's form) keeps: a struct
+/// may flatten several enums, its form holding each one's union (beside one
+/// another, or in its `allOf`), and each keeps what the variant it reads
+/// reads. The members every branch of a union requires go to `kept`. An
+/// externally tagged enum flattened itself (`variants`, its names, kept by
+/// the caller) has no [`ByBranch`]; one a struct flattens keeps the key of
+/// the branch that takes the call.
+fn keep_by_union(
+    target: &Map<String, Value>,
+    variants: &[&str],
+    kept: &mut Vec<String>,
+    generator: &mut schemars::SchemaGenerator,
+) -> (Vec<ByTag>, Vec<ByBranch>) {
+    let mut unions = Vec::new();
+    union_branches(target, &mut unions, 0);
+    let mut tagged = Vec::new();
+    let mut untagged = Vec::new();
+    for branches in unions {
+        kept.extend(required_by_every_branch(branches));
+        match by_tag(branches, generator) {
+            Some(by_tag) => tagged.push(by_tag),
+            None if variants.is_empty() => untagged.push(by_branch(branches, generator)),
+            None => {}
+        }
+    }
+    (tagged, untagged)
 }
 
 /// The names of an object schema's `properties`.
