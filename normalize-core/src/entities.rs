@@ -141,12 +141,20 @@ fn may_start_reference_with(starts: &NameStarts, after_amp: &[u8]) -> bool {
 #[inline]
 pub fn has_reference_candidate(bytes: &[u8]) -> bool {
     // Most strings hold no `&` at all: one search, inlined into the caller,
-    // answers for them before the table is so much as looked at.
+    // answers for them before the table is so much as looked at. A short
+    // one is compared whole, without an early exit (the compiler compares
+    // 16 bytes at a time), which costs less than the vector search's setup.
+    if bytes.len() <= SHORT_TEXT && !bytes.iter().fold(false, |seen, &b| seen | (b == b'&')) {
+        return false;
+    }
     match memchr::memchr(b'&', bytes) {
         None => false,
         Some(at) => candidate_from(bytes, at),
     }
 }
+
+/// Texts up to this long are tested for a `&` by comparing every byte.
+const SHORT_TEXT: usize = 64;
 
 /// [`has_reference_candidate`] from the first `&`, at `at`.
 fn candidate_from(bytes: &[u8], mut at: usize) -> bool {
@@ -239,6 +247,33 @@ mod tests {
     use proptest::prelude::*;
 
     const MODES: [EntityMode; 2] = [EntityMode::Attribute, EntityMode::Text];
+
+    /// Short texts are compared whole, longer ones searched: both agree
+    /// with a plain scan for every length around the switch and every
+    /// place of a `&` that starts a reference, and one that does not.
+    #[test]
+    fn finds_a_candidate_in_short_and_long_texts() {
+        let plain = |bytes: &[u8]| {
+            (0..bytes.len()).any(|i| bytes[i] == b'&' && may_start_reference(&bytes[i + 1..]))
+        };
+        for len in [0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 66, 100] {
+            for at in 0..=len {
+                for amp in [&b"&amp;"[..], b"& ", b"&"] {
+                    let mut bytes: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                    for (k, &b) in amp.iter().enumerate() {
+                        if at + k < len {
+                            bytes[at + k] = b;
+                        }
+                    }
+                    assert_eq!(
+                        has_reference_candidate(&bytes),
+                        plain(&bytes),
+                        "len {len} at {at} {amp:?}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Decoding with the pre-filter must agree with htmlize without it, in
     /// both modes; a `&` the filter wrongly rejected would show up here as

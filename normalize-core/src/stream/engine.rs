@@ -825,8 +825,14 @@ impl<'s> Core<'s> {
         }
         let frame = &mut self.frames[top];
         frame.count += 1;
-        frame.key.clear();
-        frame.key.push_str(key);
+        // Placing a member takes its key's buffer: a new one is sized to
+        // the key at once (growing an empty one costs a third more).
+        if frame.key.capacity() == 0 {
+            frame.key = key.to_owned();
+        } else {
+            frame.key.clear();
+            frame.key.push_str(key);
+        }
         frame.member = frame.location.as_ref().map(|at| at.key(key));
         let mut child = Slot::default();
         if let (Some(plan), Some(bound)) = (plan, &frame.bound) {

@@ -299,7 +299,7 @@ impl Lexer {
     pub(crate) fn extend_string(&mut self, fragment: Fragment<'_>) -> bool {
         let plain = matches!(self.state, State::Str { escape: 0, .. })
             && self.scanned == self.text.bytes().len()
-            && find_special(fragment.bytes()).is_none();
+            && !fragment_holds_special(fragment.bytes());
         if plain {
             self.append(fragment);
             self.scanned += fragment.len();
@@ -505,8 +505,61 @@ impl Lexer {
     }
 }
 
-/// The first byte of `rest` that ends plain string content: `"`, `\\`, or
-/// a control character (below U+0020).
+/// Whether `byte` ends plain string content: `"`, `\\`, or a control
+/// character (below U+0020).
+#[inline(always)]
+fn is_special(byte: u8) -> bool {
+    (byte == b'"') | (byte == b'\\') | (byte < 0x20)
+}
+
+/// Whether `bytes` holds a byte that ends plain string content. Every byte
+/// is compared, without an early exit: the compiler compares 16 at a time,
+/// about a third of the instructions a word at a time costs (most
+/// fragments hold none, so nothing is saved by stopping early).
+#[inline(always)]
+fn holds_special(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .fold(false, |seen, &byte| seen | is_special(byte))
+}
+
+/// [`holds_special`] on fewer than [`WORDS_TEST`] bytes: from 8 on, two
+/// words that overlap cover them (whether a word holds one is exact, only
+/// where in it is not), shorter ones byte by byte.
+#[inline(always)]
+fn holds_special_short(bytes: &[u8]) -> bool {
+    match (bytes, bytes) {
+        ([a, b, c, d, e, f, g, h, ..], [.., i, j, k, l, m, n, o, p]) => {
+            let first = u64::from_le_bytes([*a, *b, *c, *d, *e, *f, *g, *h]);
+            let last = u64::from_le_bytes([*i, *j, *k, *l, *m, *n, *o, *p]);
+            special_bytes(first) | special_bytes(last) != 0
+        }
+        _ => holds_special(bytes),
+    }
+}
+
+/// Fragments shorter than this are searched a word at a time (the
+/// compared-whole test costs more to set up than one or two words).
+const WORDS_TEST: usize = 16;
+
+/// Fragments up to this long are tested whole by [`holds_special`]; a
+/// longer one is searched with an early exit, so that a fragment which
+/// ends the string is not read to its end twice.
+const WHOLE_TEST: usize = 256;
+
+/// Whether `fragment` holds a byte that ends plain string content.
+#[inline(always)]
+fn fragment_holds_special(fragment: &[u8]) -> bool {
+    if fragment.len() < WORDS_TEST {
+        holds_special_short(fragment)
+    } else if fragment.len() <= WHOLE_TEST {
+        holds_special(fragment)
+    } else {
+        find_special(fragment).is_some()
+    }
+}
+
+/// The first byte of `rest` that ends plain string content.
 #[inline]
 fn find_special(rest: &[u8]) -> Option<usize> {
     if rest.len() >= HEAD + LONG {
@@ -518,20 +571,24 @@ fn find_special(rest: &[u8]) -> Option<usize> {
 /// [`find_special`], a word at a time.
 #[inline]
 fn find_special_in_words(rest: &[u8]) -> Option<usize> {
-    let mut chunks = rest.chunks_exact(8);
+    let mut words = rest.chunks_exact(8);
     let mut at = 0;
-    for chunk in chunks.by_ref() {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        let found = special_bytes(word);
+    for word in words.by_ref() {
+        // Spelled out, not `try_into`: the compiler drops the checks on an
+        // exact chunk's indices but keeps the error path of the conversion.
+        let word = [
+            word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+        ];
+        let found = special_bytes(u64::from_le_bytes(word));
         if found != 0 {
             return Some(at + (found.trailing_zeros() / 8) as usize);
         }
         at += 8;
     }
-    chunks
+    words
         .remainder()
         .iter()
-        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .position(|&byte| is_special(byte))
         .map(|k| at + k)
 }
 
@@ -663,9 +720,8 @@ mod tests {
         // Every position and every kind of special byte, in words, in the
         // remainder, in the head read by words and past it, against a plain
         // scan.
-        for len in [
-            0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 130, 300,
-        ] {
+        let lengths = (0..=17).chain([31, 32, 33, 63, 64, 65, 95, 96, 97, 130, 255, 256, 257, 300]);
+        for len in lengths {
             for at in 0..=len {
                 for special in [b'"', b'\\', 0x00, 0x1F, b'\n'] {
                     let mut bytes: Vec<u8> = (0..len).map(|i| b' ' + (i % 90) as u8).collect();
@@ -690,6 +746,11 @@ mod tests {
                     assert_eq!(
                         find_special(&bytes),
                         expected,
+                        "len {len} at {at} {special}"
+                    );
+                    assert_eq!(
+                        fragment_holds_special(&bytes),
+                        expected.is_some(),
                         "len {len} at {at} {special}"
                     );
                 }
