@@ -10,6 +10,10 @@
 //! strict mode sends every optional member), the call may also be accepted
 //! as serde reads it. Such calls are counted apart (`NullsOnly`), so the
 //! tolerance is seen, never hidden.
+//!
+//! Each call is also streamed (`toolargs::stream`): its end must be the
+//! whole call's result, and a rejection known early one the whole call
+//! gets.
 
 #[path = "same_json.rs"]
 mod same_json;
@@ -20,7 +24,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use toolargs::ToolArgs;
+use toolargs::stream::ArgsStream;
+use toolargs::{ArgsError, Parsed, ToolArgs};
 
 /// The suffix the generator gives an alias (`f3__a1` for `f3`).
 const ALIAS: &str = "__a";
@@ -179,7 +184,9 @@ where
         }
         Err(_) => (false, false),
     };
-    match (T::from_model(call), serde) {
+    let whole = T::from_model(call);
+    streamed::<T>(call, &whole)?;
+    match (whole, serde) {
         (Ok(parsed), Ok(read)) if lossless && parsed.value == read => Ok(Verdict::Accepted),
         (Ok(parsed), Ok(read)) if nulls_only && parsed.value == read => Ok(Verdict::NullsOnly),
         (Err(_), Err(_)) => Ok(Verdict::Rejected),
@@ -197,6 +204,76 @@ where
             parsed.value
         )),
         (Err(e), Ok(read)) => Err(format!("rejected ({e}), serde reads it whole as {read:?}")),
+    }
+}
+
+/// The call streamed, one byte at a time and in fragments of 1 to 9 bytes
+/// (cut by a hash of the call): `finish()` is exactly the whole call's
+/// result, and a certain early rejection is one the whole call gets.
+fn streamed<T>(call: &str, whole: &Result<Parsed<T>, ArgsError>) -> Result<(), String>
+where
+    T: ToolArgs + PartialEq + Debug,
+{
+    let mut state = call.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let mut varied = Vec::new();
+    let mut at = 0;
+    while at < call.len() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        at = (at + 1 + (state % 9) as usize).min(call.len());
+        varied.push(at);
+    }
+    let bytes: Vec<usize> = (1..=call.len()).collect();
+    for (how, ends) in [("1-byte", &bytes), ("1-9-byte", &varied)] {
+        let mut stream = ArgsStream::<T>::new();
+        let mut certain = None;
+        let mut from = 0;
+        for &to in ends.iter() {
+            // Bytes, not text: a cut may fall inside a character.
+            stream.push_bytes(&call.as_bytes()[from..to]);
+            from = to;
+            if certain.is_none() {
+                certain = stream.rejection();
+            }
+        }
+        let got = stream.finish();
+        if &got != whole {
+            return Err(format!(
+                "streamed in {how} deltas: {got:?}, whole: {whole:?}"
+            ));
+        }
+        if let Some(early) = certain {
+            early_is_sound(&early.rejection, whole)
+                .map_err(|e| format!("streamed in {how} deltas: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether `early`, known before the text was complete, is one the whole
+/// text gets: the same syntax error, one of its violations, or an earlier
+/// phase failing on the whole text (as the streaming module documents).
+fn early_is_sound<T: Debug>(
+    early: &ArgsError,
+    whole: &Result<Parsed<T>, ArgsError>,
+) -> Result<(), String> {
+    let whole = match whole {
+        Ok(_) => return Err(format!("rejected early ({early}), accepted whole")),
+        Err(whole) => whole,
+    };
+    match (early, whole) {
+        (ArgsError::Invalid(one), ArgsError::Invalid(all))
+            if one.0.len() == 1 && all.0.contains(&one.0[0]) =>
+        {
+            Ok(())
+        }
+        (ArgsError::Invalid(_), ArgsError::Syntax(_) | ArgsError::Limit(_))
+        | (ArgsError::Syntax(_), ArgsError::Limit(_)) => Ok(()),
+        (early, whole) if early == whole => Ok(()),
+        (early, whole) => Err(format!("rejected early as {early:?}, whole as {whole:?}")),
     }
 }
 
