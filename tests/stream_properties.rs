@@ -20,10 +20,13 @@
 #![allow(dead_code)]
 
 mod contract;
+#[path = "support/stream_sound.rs"]
+mod stream_sound;
 
 use contract::types::*;
 use contract::{Rng, Subject, canonical, leaves, objects, with_replaced};
 use serde_json::{Map, Value};
+use stream_sound::early_is_sound;
 use toolargs::ArgsError;
 use toolargs::stream::{ArgsStream, Certainty, Event, EventRef};
 
@@ -95,36 +98,6 @@ fn run_with<T: Subject>(text: &str, cuts: &[usize], events_on: bool) -> Run<T> {
         provisional,
         events,
         lent,
-    }
-}
-
-/// Whether `early` is one the whole result `whole` also gets (see the
-/// module docs of `toolargs::stream`).
-fn sound<T: Subject>(
-    early: &ArgsError,
-    whole: &Result<toolargs::Parsed<T>, ArgsError>,
-) -> Result<(), String> {
-    let whole = match whole {
-        Ok(_) => {
-            return Err(format!(
-                "rejected early ({early}) but the whole text is accepted"
-            ));
-        }
-        Err(whole) => whole,
-    };
-    match (early, whole) {
-        (ArgsError::Invalid(early), ArgsError::Invalid(all)) => {
-            if early.0.len() == 1 && all.0.contains(&early.0[0]) {
-                Ok(())
-            } else {
-                Err(format!("early {early:?} is not among {all:?}"))
-            }
-        }
-        // An earlier phase fails on the whole text: allowed (documented).
-        (ArgsError::Invalid(_), ArgsError::Syntax(_) | ArgsError::Limit(_)) => Ok(()),
-        (ArgsError::Syntax(_), ArgsError::Limit(_)) => Ok(()),
-        (early, whole) if early == whole => Ok(()),
-        (early, whole) => Err(format!("early {early:?}, whole {whole:?}")),
     }
 }
 
@@ -422,14 +395,14 @@ fn check_type<T: Subject>(name: &str) {
                 break;
             }
             if let Some((_, early)) = &got.certain {
-                if let Err(e) = sound(early, &whole) {
+                if let Err(e) = early_is_sound(early, &whole) {
                     failures.push(format!("{kind} {text} split at {cuts:?}\n  certain: {e}"));
                     break;
                 }
             }
             if let Some((_, early, _)) = &got.provisional {
                 if !repeated {
-                    if let Err(e) = sound(early, &whole) {
+                    if let Err(e) = early_is_sound(early, &whole) {
                         failures.push(format!(
                             "{kind} {text} split at {cuts:?}\n  provisional: {e}"
                         ));

@@ -17,6 +17,8 @@
 
 #[path = "same_json.rs"]
 mod same_json;
+#[path = "stream_sound.rs"]
+mod stream_sound;
 
 use same_json::keeps_all;
 use serde::Serialize;
@@ -246,35 +248,11 @@ where
             ));
         }
         if let Some(early) = certain {
-            early_is_sound(&early.rejection, whole)
+            stream_sound::early_is_sound(&early.rejection, whole)
                 .map_err(|e| format!("streamed in {how} deltas: {e}"))?;
         }
     }
     Ok(())
-}
-
-/// Whether `early`, known before the text was complete, is one the whole
-/// text gets: the same syntax error, one of its violations, or an earlier
-/// phase failing on the whole text (as the streaming module documents).
-fn early_is_sound<T: Debug>(
-    early: &ArgsError,
-    whole: &Result<Parsed<T>, ArgsError>,
-) -> Result<(), String> {
-    let whole = match whole {
-        Ok(_) => return Err(format!("rejected early ({early}), accepted whole")),
-        Err(whole) => whole,
-    };
-    match (early, whole) {
-        (ArgsError::Invalid(one), ArgsError::Invalid(all))
-            if one.0.len() == 1 && all.0.contains(&one.0[0]) =>
-        {
-            Ok(())
-        }
-        (ArgsError::Invalid(_), ArgsError::Syntax(_) | ArgsError::Limit(_))
-        | (ArgsError::Syntax(_), ArgsError::Limit(_)) => Ok(()),
-        (early, whole) if early == whole => Ok(()),
-        (early, whole) => Err(format!("rejected early as {early:?}, whole as {whole:?}")),
-    }
 }
 
 /// Runs every call; fails listing the disagreements (the first 20), and
