@@ -231,7 +231,7 @@ where
     let bytes: Vec<usize> = (1..=call.len()).collect();
     for (how, ends) in [("1-byte", &bytes), ("1-9-byte", &varied)] {
         let mut stream = ArgsStream::<T>::new();
-        let mut certain = None;
+        let (mut certain, mut provisional) = (None, None);
         let mut from = 0;
         for &to in ends.iter() {
             // Bytes, not text: a cut may fall inside a character.
@@ -240,6 +240,9 @@ where
             if certain.is_none() {
                 certain = stream.rejection();
             }
+            if provisional.is_none() {
+                provisional = stream.provisional();
+            }
         }
         let got = stream.finish();
         if &got != whole {
@@ -247,12 +250,67 @@ where
                 "streamed in {how} deltas: {got:?}, whole: {whole:?}"
             ));
         }
-        if let Some(early) = certain {
-            stream_sound::early_is_sound(&early.rejection, whole)
-                .map_err(|e| format!("streamed in {how} deltas: {e}"))?;
+        // The generated calls repeat no key, so what holds unless a key
+        // repeats holds.
+        for (sure, early) in [("certain", &certain), ("provisional", &provisional)] {
+            if let Some(early) = early {
+                stream_sound::early_is_sound(&early.rejection, whole)
+                    .map_err(|e| format!("streamed in {how} deltas, {sure}: {e}"))?;
+            }
+        }
+        if how == "1-byte" && whole.is_err() {
+            let fraction = |received: usize| received as f64 / call.len().max(1) as f64;
+            let at = (
+                certain.map(|early| fraction(early.received)),
+                provisional.map(|early| fraction(early.received)),
+            );
+            EARLINESS.with(|seen| seen.borrow_mut().push(at));
         }
     }
     Ok(())
+}
+
+thread_local! {
+    /// For each call the whole text rejects, streamed a byte at a time: the
+    /// fraction of its text received when the stream knew for certain, and
+    /// when it knew unless a key is repeated (`provisional()`), `None`
+    /// where it did not know before the end. [`run`] reports them.
+    static EARLINESS: std::cell::RefCell<Vec<(Option<f64>, Option<f64>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The median of `values` (sorted here), `None` for none.
+fn median(values: &mut [f64]) -> Option<f64> {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied()
+}
+
+/// Reports how early the stream rejected the calls the whole text
+/// rejects, and fails where none of many was known before its last byte
+/// (early rejection would then be broken, or never reached).
+fn report_earliness() {
+    let seen = EARLINESS.with(|seen| std::mem::take(&mut *seen.borrow_mut()));
+    let before_end = |at: Option<f64>| at.filter(|&at| at < 1.0);
+    let count = |pick: fn(&(Option<f64>, Option<f64>)) -> Option<f64>| {
+        seen.iter().filter_map(|at| before_end(pick(at))).count()
+    };
+    let (certain, provisional) = (count(|at| at.0), count(|at| at.1));
+    let mut early: Vec<f64> = seen.iter().filter_map(|at| before_end(at.1)).collect();
+    let mut all: Vec<f64> = seen.iter().map(|at| at.1.unwrap_or(1.0)).collect();
+    let shown = |m: Option<f64>| m.map_or("-".to_string(), |m| format!("{m:.2}"));
+    eprintln!(
+        "streamed: of {} rejected calls, {certain} known for certain and {provisional} \
+         unless a key repeats before their last byte; median fraction of the text \
+         received when known unless a key repeats: {} of those, {} of all (1.00: at the end)",
+        seen.len(),
+        shown(median(&mut early)),
+        shown(median(&mut all)),
+    );
+    assert!(
+        seen.len() < 50 || provisional > 0,
+        "none of {} rejected calls was rejected while it streamed",
+        seen.len()
+    );
 }
 
 /// Runs every call; fails listing the disagreements (the first 20), and
@@ -269,6 +327,7 @@ pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict
     for ((damage, verdict), n) in &counts {
         eprintln!("{damage:>8} {verdict:?}: {n}");
     }
+    report_earliness();
     let shown: Vec<&String> = failures.iter().take(20).collect();
     assert!(
         failures.is_empty(),
