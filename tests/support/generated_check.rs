@@ -11,9 +11,9 @@
 //! as serde reads it. Such calls are counted apart (`NullsOnly`), so the
 //! tolerance is seen, never hidden.
 //!
-//! Each call is also streamed (`toolargs::stream`): its end must be the
-//! whole call's result, and a rejection known early one the whole call
-//! gets.
+//! Each call is also streamed (`toolargs::stream`), alone and as two
+//! interleaved calls of one response: its end must be the whole call's
+//! result, and a rejection known early one the whole call gets.
 
 #[path = "same_json.rs"]
 mod same_json;
@@ -26,8 +26,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use toolargs::stream::ArgsStream;
-use toolargs::{ArgsError, Parsed, ToolArgs};
+use toolargs::stream::wire::CallDelta;
+use toolargs::stream::{ArgsSession, ArgsStream};
+use toolargs::{ArgsError, Options, Parsed, ToolArgs};
 
 /// The suffix the generator gives an alias (`f3__a1` for `f3`).
 const ALIAS: &str = "__a";
@@ -265,6 +266,69 @@ where
                 provisional.map(|early| fraction(early.received)),
             );
             EARLINESS.with(|seen| seen.borrow_mut().push(at));
+        }
+    }
+    interleaved::<T>(call, &varied, whole)
+}
+
+/// The call twice in one response, as a provider streams parallel calls:
+/// by index, their argument deltas interleaved (one cut a character at a
+/// time, the other at `ends` moved to character boundaries), each ending
+/// as the whole call does.
+fn interleaved<T>(
+    call: &str,
+    ends: &[usize],
+    whole: &Result<Parsed<T>, ArgsError>,
+) -> Result<(), String>
+where
+    T: ToolArgs + PartialEq + Debug,
+{
+    let pieces = |ends: &mut dyn Iterator<Item = usize>| {
+        let mut out = Vec::new();
+        let mut from = 0;
+        for mut to in ends {
+            while !call.is_char_boundary(to) {
+                to += 1;
+            }
+            if to > from {
+                out.push(call[from..to].to_string());
+                from = to;
+            }
+        }
+        out
+    };
+    let one = pieces(&mut (1..=call.len()));
+    let other = pieces(&mut ends.iter().copied());
+    let mut session = ArgsSession::<T>::new(Options::default());
+    for index in [7, 2] {
+        let begin = CallDelta::Begin {
+            index,
+            id: Some(format!("call_{index}")),
+            name: Some("tool".into()),
+        };
+        session.apply(&begin);
+    }
+    let (mut a, mut b) = (one.into_iter(), other.into_iter());
+    loop {
+        let (x, y) = (a.next(), b.next());
+        if x.is_none() && y.is_none() {
+            break;
+        }
+        for (index, fragment) in [(7, x), (2, y)] {
+            if let Some(fragment) = fragment {
+                session.apply(&CallDelta::Arguments { index, fragment });
+            }
+        }
+    }
+    for index in [2, 7] {
+        session.apply(&CallDelta::End { index });
+        match session.finish(index) {
+            Some(got) if &got == whole => {}
+            got => {
+                return Err(format!(
+                    "call {index} of a session: {got:?}, whole: {whole:?}"
+                ));
+            }
         }
     }
     Ok(())
