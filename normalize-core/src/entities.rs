@@ -142,9 +142,8 @@ fn may_start_reference_with(starts: &NameStarts, after_amp: &[u8]) -> bool {
 pub fn has_reference_candidate(bytes: &[u8]) -> bool {
     // Most strings hold no `&` at all: one search, inlined into the caller,
     // answers for them before the table is so much as looked at. A short
-    // one is compared whole, without an early exit (the compiler compares
-    // 16 bytes at a time), which costs less than the vector search's setup.
-    if bytes.len() <= SHORT_TEXT && !bytes.iter().fold(false, |seen, &b| seen | (b == b'&')) {
+    // one is tested whole, which costs less than the vector search's setup.
+    if bytes.len() <= SHORT_TEXT && !crate::byte_scan::holds_any(bytes, |b| b == b'&') {
         return false;
     }
     match memchr::memchr(b'&', bytes) {

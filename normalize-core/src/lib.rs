@@ -27,6 +27,7 @@
 #[doc(hidden)]
 #[path = "private/mod.rs"]
 pub mod __private;
+mod byte_scan;
 pub mod call;
 pub mod closing;
 mod composition;

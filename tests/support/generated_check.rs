@@ -355,11 +355,9 @@ fn median(values: &mut [f64]) -> Option<f64> {
 fn report_earliness() {
     let seen = EARLINESS.with(|seen| std::mem::take(&mut *seen.borrow_mut()));
     let before_end = |at: Option<f64>| at.filter(|&at| at < 1.0);
-    let count = |pick: fn(&(Option<f64>, Option<f64>)) -> Option<f64>| {
-        seen.iter().filter_map(|at| before_end(pick(at))).count()
-    };
-    let (certain, provisional) = (count(|at| at.0), count(|at| at.1));
+    let certain = seen.iter().filter_map(|at| before_end(at.0)).count();
     let mut early: Vec<f64> = seen.iter().filter_map(|at| before_end(at.1)).collect();
+    let provisional = early.len();
     let mut all: Vec<f64> = seen.iter().map(|at| at.1.unwrap_or(1.0)).collect();
     let shown = |m: Option<f64>| m.map_or("-".to_string(), |m| format!("{m:.2}"));
     eprintln!(
