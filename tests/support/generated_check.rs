@@ -24,11 +24,15 @@ use same_json::keeps_all;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use std::any::TypeId;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
+use toolargs::call::{Arguments, ToolCall, WireFormat};
+use toolargs::rejection::{CallError, InvalidArguments, Rejection, SyntaxKind};
 use toolargs::stream::wire::CallDelta;
-use toolargs::stream::{ArgsSession, ArgsStream};
-use toolargs::{ArgsError, Options, Parsed, ToolArgs};
+use toolargs::stream::{ArgsSession, ArgsStream, Early, ToolStreams};
+use toolargs::toolbox::{Checked, Toolbox};
+use toolargs::{ArgsError, Options, Parsed, Report, ToolArgs, Violation, Violations};
 
 /// The suffix the generator gives an alias (`f3__a1` for `f3`).
 const ALIAS: &str = "__a";
@@ -175,7 +179,7 @@ fn matched(sent: &[Value], written: &[Value], nulls_may_go: bool) -> bool {
 /// Checks one call against serde's reading; the verdict, or what differed.
 pub fn check<T>(call: &str) -> Result<Verdict, String>
 where
-    T: ToolArgs + Serialize + DeserializeOwned + PartialEq + Debug,
+    T: ToolArgs + Serialize + DeserializeOwned + PartialEq + Debug + Send + 'static,
 {
     let sent: Value = serde_json::from_str(call).map_err(|e| format!("not JSON: {e}"))?;
     let serde = serde_json::from_value::<T>(sent.clone());
@@ -215,7 +219,7 @@ where
 /// result, and a certain early rejection is one the whole call gets.
 fn streamed<T>(call: &str, whole: &Result<Parsed<T>, ArgsError>) -> Result<(), String>
 where
-    T: ToolArgs + PartialEq + Debug,
+    T: ToolArgs + PartialEq + Debug + Send + 'static,
 {
     let mut state = call.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
@@ -230,6 +234,7 @@ where
         varied.push(at);
     }
     let bytes: Vec<usize> = (1..=call.len()).collect();
+    let mut varied_early = (None, None);
     for (how, ends) in [("1-byte", &bytes), ("1-9-byte", &varied)] {
         let mut stream = ArgsStream::<T>::new();
         let (mut certain, mut provisional) = (None, None);
@@ -266,9 +271,12 @@ where
                 provisional.map(|early| fraction(early.received)),
             );
             EARLINESS.with(|seen| seen.borrow_mut().push(at));
+        } else {
+            varied_early = (certain, provisional);
         }
     }
-    interleaved::<T>(call, &varied, whole)
+    interleaved::<T>(call, &varied, whole)?;
+    toolboxed::<T>(call, &varied, whole, varied_early)
 }
 
 /// The call twice in one response, as a provider streams parallel calls:
@@ -329,6 +337,226 @@ where
                     "call {index} of a session: {got:?}, whole: {whole:?}"
                 ));
             }
+        }
+    }
+    Ok(())
+}
+
+/// The one toolbox per type `T` (its schema compiled once), holding `T` as
+/// its tool `tool`, whose body answers with `T`'s `Debug` form; and its
+/// streams. Leaked: a test process builds one per generated type.
+fn toolbox_of<T>() -> &'static ToolStreams<'static>
+where
+    T: ToolArgs + Debug + Send + 'static,
+{
+    thread_local! {
+        static TOOLBOXES: std::cell::RefCell<std::collections::HashMap<TypeId, &'static ToolStreams<'static>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    TOOLBOXES.with(|made| {
+        *made
+            .borrow_mut()
+            .entry(TypeId::of::<T>())
+            .or_insert_with(|| {
+                let mut tools = Toolbox::new();
+                tools
+                    .tool_sync(TOOL, "The generated type.", |args: T| {
+                        Ok::<_, String>(format!("{args:?}"))
+                    })
+                    .expect("a derived type registers");
+                let tools: &'static Toolbox = Box::leak(Box::new(tools));
+                Box::leak(Box::new(ToolStreams::new(tools)))
+            })
+    })
+}
+
+/// The tool's name in [`toolbox_of`]'s toolboxes, and one they do not hold.
+const TOOL: &str = "tool";
+const NOT_A_TOOL: &str = "tool_x";
+
+/// `from_model`'s rejection as [`Toolbox::check`] words it for tool
+/// [`TOOL`]; `None` for a limit (the toolbox words a depth limit as an
+/// invalid argument and a size limit as a syntax error).
+fn as_rejection(error: &ArgsError) -> Option<Rejection> {
+    Some(match error {
+        ArgsError::Syntax(e) => Rejection::Syntax(toolargs::rejection::SyntaxError {
+            kind: SyntaxKind::Arguments,
+            line: Some(e.line),
+            column: Some(e.column),
+            pointer: None,
+            message: e.message.clone(),
+        }),
+        ArgsError::Invalid(violations) => {
+            Rejection::InvalidArguments(InvalidArguments::new(TOOL, violations.clone()))
+        }
+        ArgsError::Deserialize { pointer, message } => {
+            Rejection::InvalidArguments(InvalidArguments::new(
+                TOOL,
+                Violations(vec![Violation::refused_by_type(
+                    pointer.clone(),
+                    message.clone(),
+                )]),
+            ))
+        }
+        _ => return None,
+    })
+}
+
+/// A checked call as comparable parts: the tool, the arguments its body
+/// receives and what was repaired; or the rejection.
+type Outcome = Result<(String, Value, Report), Option<Rejection>>;
+
+fn outcome(result: Result<Checked<'_>, CallError>) -> Outcome {
+    result
+        .map(|c| {
+            (
+                c.tool().to_owned(),
+                c.arguments().clone(),
+                c.report().clone(),
+            )
+        })
+        .map_err(|e| e.rejection().cloned())
+}
+
+/// The call `call` to the tool `name`, whole.
+fn whole_call(name: &str, call: &str) -> ToolCall {
+    ToolCall {
+        id: Some("call_0".into()),
+        name: name.into(),
+        arguments: Arguments::Text(call.into()),
+        format: WireFormat::OpenAiChat,
+    }
+}
+
+/// The call through a toolbox holding `T`: run whole, it gets exactly what
+/// `from_model` gives (the value its body receives, the report, the
+/// rejection in the toolbox's words); streamed to that toolbox (alone in
+/// `ends`' fragments, and in a session beside a call to a tool it does not
+/// hold, names in pieces), it ends as the whole call does, and every early
+/// rejection is one the whole call gets. Alone, its early rejections are
+/// `args_early`, the `ArgsStream`'s in the same fragments (certain, then
+/// unless a key repeats), in the toolbox's words and at the same byte.
+fn toolboxed<T>(
+    call: &str,
+    ends: &[usize],
+    whole: &Result<Parsed<T>, ArgsError>,
+    args_early: (Option<Early<ArgsError>>, Option<Early<ArgsError>>),
+) -> Result<(), String>
+where
+    T: ToolArgs + Debug + Send + 'static,
+{
+    let streams = toolbox_of::<T>();
+    let tools = streams.toolbox();
+    let run = tools.call_blocking(&(), whole_call(TOOL, call));
+    match (whole, &run) {
+        (Ok(parsed), Ok(done))
+            if done.output == Value::String(format!("{:?}", parsed.value))
+                && done.report == parsed.report => {}
+        (Err(e), Err(CallError::Rejected(got)))
+            if as_rejection(e).is_none_or(|want| &want == got) => {}
+        _ => return Err(format!("toolbox: {run:?}, from_model: {whole:?}")),
+    }
+    let checked = outcome(tools.check(&(), whole_call(TOOL, call)));
+    let unknown = outcome(tools.check(&(), whole_call(NOT_A_TOOL, call)));
+
+    // Alone, in `ends`' fragments.
+    let mut stream = streams.call(Some("call_0".into()), TOOL, WireFormat::OpenAiChat);
+    let mut early = (None, None);
+    let mut from = 0;
+    for &to in ends {
+        stream.push_bytes(&call.as_bytes()[from..to]);
+        from = to;
+        early.0 = early.0.take().or_else(|| stream.rejection());
+        early.1 = early.1.take().or_else(|| stream.provisional());
+    }
+    let got = outcome(stream.finish(&()));
+    if got != checked {
+        return Err(format!(
+            "streamed to a toolbox: {got:?}, whole: {checked:?}"
+        ));
+    }
+    let worded = |early: Option<Early<ArgsError>>| {
+        early.and_then(|early| {
+            Some(Early {
+                rejection: as_rejection(&early.rejection)?,
+                received: early.received,
+                certainty: early.certainty,
+            })
+        })
+    };
+    let limited = |early: &Option<Early<ArgsError>>| {
+        early
+            .as_ref()
+            .is_some_and(|early| as_rejection(&early.rejection).is_none())
+    };
+    for (sure, got, args) in [
+        ("certain", early.0, args_early.0),
+        ("provisional", early.1, args_early.1),
+    ] {
+        if !limited(&args) && got != worded(args.clone()) {
+            return Err(format!(
+                "streamed to a toolbox, {sure}: {got:?}, as an ArgsStream: {args:?}"
+            ));
+        }
+        if let Some(got) = got {
+            stream_sound::early_rejection_is_sound(
+                &got.rejection,
+                checked.as_ref().err().and_then(Option::as_ref),
+            )
+            .map_err(|e| format!("streamed to a toolbox, {sure}: {e}"))?;
+        }
+    }
+
+    // In a session: the tool's name in two pieces, beside a call to a tool
+    // the toolbox does not hold, their fragments interleaved.
+    let mut session = streams.session(WireFormat::OpenAiChat);
+    let (half, rest) = TOOL.split_at(2);
+    session.apply(&CallDelta::Begin {
+        index: 4,
+        id: Some("call_4".into()),
+        name: Some(half.into()),
+    });
+    session.apply(&CallDelta::Begin {
+        index: 1,
+        id: Some("call_1".into()),
+        name: Some(NOT_A_TOOL.into()),
+    });
+    session.apply(&CallDelta::Name {
+        index: 4,
+        fragment: rest.into(),
+    });
+    let mut early = [None, None];
+    let mut from = 0;
+    for &to in ends {
+        let mut to = to;
+        while !call.is_char_boundary(to) {
+            to += 1;
+        }
+        if to == from {
+            continue;
+        }
+        for (slot, index) in [(0, 4), (1, 1)] {
+            let fragment = call[from..to].to_string();
+            if let Some(stream) = session.apply(&CallDelta::Arguments { index, fragment }) {
+                early[slot] = early[slot].take().or_else(|| stream.rejection());
+            }
+        }
+        from = to;
+    }
+    for (slot, index, want) in [(0, 4, &checked), (1, 1, &unknown)] {
+        session.apply(&CallDelta::End { index });
+        let got = session.finish(index, &()).map(outcome);
+        if got.as_ref() != Some(want) {
+            return Err(format!(
+                "call {index} of a toolbox session: {got:?}, whole: {want:?}"
+            ));
+        }
+        if let Some(early) = early[slot].take() {
+            stream_sound::early_rejection_is_sound(
+                &early.rejection,
+                want.as_ref().err().and_then(Option::as_ref),
+            )
+            .map_err(|e| format!("call {index} of a toolbox session: {e}"))?;
         }
     }
     Ok(())
