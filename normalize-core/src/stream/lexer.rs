@@ -129,7 +129,11 @@ impl Text {
         match self {
             // A one-byte fragment is one ASCII character: pushed without a
             // call to copy memory (one-byte deltas are common).
-            Text::Str(text) if fragment.len() == 1 => text.push(char::from(fragment.as_bytes()[0])),
+            // (The `is_ascii` test, always true, lets the compiler drop
+            // `String::push`'s encoding of wider characters.)
+            Text::Str(text) if fragment.len() == 1 && fragment.as_bytes()[0].is_ascii() => {
+                text.push(char::from(fragment.as_bytes()[0]))
+            }
             Text::Str(text) => text.push_str(fragment),
             Text::Bytes(bytes) => bytes.extend_from_slice(fragment.as_bytes()),
         }
@@ -301,7 +305,11 @@ impl Lexer {
     pub(crate) fn extend_string(&mut self, fragment: Fragment<'_>) -> bool {
         let plain = matches!(self.state, State::Str { escape: 0, .. })
             && self.scanned == self.text.bytes().len()
-            && !fragment_holds_special(fragment.bytes());
+            && match fragment.bytes() {
+                // One byte, the common one-byte delta: no test to set up.
+                [only] => !is_special(*only),
+                bytes => !fragment_holds_special(bytes),
+            };
         if plain {
             self.append(fragment);
             self.scanned += fragment.len();
@@ -753,6 +761,29 @@ mod tests {
                         "len {len} at {at} {special}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn extends_a_string_by_one_byte_only_where_it_ends_nothing() {
+        // One-byte fragments take their own test in `extend_string`: every
+        // byte, as text (ASCII) and as bytes (any, a character cut).
+        for byte in 0..=u8::MAX {
+            let ends = byte == b'"' || byte == b'\\' || byte < 0x20;
+            let text = [byte];
+            let mut fragments = vec![Fragment::Bytes(&text)];
+            if let Ok(text) = std::str::from_utf8(&text) {
+                fragments.push(Fragment::Str(text));
+            }
+            for fragment in fragments {
+                let mut lexer = Lexer::new();
+                lexer.feed(Fragment::Str(r#"{"k": "ab"#), &mut Log::default());
+                let extended = lexer.extend_string(fragment);
+                assert_eq!(extended, !ends, "byte {byte:#04x}");
+                let expected = if ends { 9 } else { 10 };
+                assert_eq!(lexer.text.bytes().len(), expected, "byte {byte:#04x}");
+                assert_eq!(lexer.scanned, expected, "byte {byte:#04x}");
             }
         }
     }
