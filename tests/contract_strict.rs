@@ -187,9 +187,12 @@ fn justified(declared: &Value, error: &StrictError) -> bool {
                 node.get("prefixItems").is_some()
                     || free_form(node)
                     // Declared members beside a map of the others (a
-                    // flattened map): neither an object nor pairs.
+                    // flattened map; `unevaluatedProperties` beside a
+                    // flattened enum): neither an object nor pairs.
                     || (node.get("properties").is_some()
-                        && node.get("additionalProperties").is_some_and(Value::is_object))
+                        && ["additionalProperties", "unevaluatedProperties"]
+                            .iter()
+                            .any(|k| node.get(*k).is_some_and(Value::is_object)))
             })
         }
         _ => false,

@@ -738,6 +738,18 @@ fn schemas_with_no_strict_form_name_the_place() {
             "",
             "declared properties plus a schema for other members",
         ),
+        // A struct flattening a map beside an enum (schemars: the map's
+        // values as `unevaluatedProperties`), nested: closed, its map could
+        // never be sent (generated contract, seed 0, `Root18`).
+        (
+            json!({"type": "object", "properties": {"f": {"type": "object",
+                "properties": {"a": {"type": "integer"}}, "required": ["a"],
+                "unevaluatedProperties": {"type": "integer"},
+                "oneOf": [{"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]},
+                          {"type": "object", "properties": {"y": {"type": "null"}}, "required": ["y"]}]}}}),
+            "/properties/f",
+            "declared properties plus a schema for other members",
+        ),
     ];
     for (schema, pointer, reason) in cases {
         match StrictSchema::new(&schema) {
@@ -971,4 +983,154 @@ fn the_strict_form_shows_no_table_index() {
     assert!(call(json!({"q": "s", "lo": null, "hi": null, "paths": pairs})).is_err());
     let pairs = json!([{"key": "a/b", "value": 1}]);
     assert!(call(json!({"q": "s", "lo": 1, "hi": 2, "paths": pairs})).is_ok());
+}
+
+/// A map flattened beside an enum has no strict form: the tool is refused
+/// in the strict dialect, not shown without the map.
+#[test]
+fn a_map_flattened_beside_an_enum_is_refused_in_strict_mode() {
+    #[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+    #[allow(dead_code)]
+    enum Unit {
+        Meters(f64),
+        Feet { value: f64 },
+    }
+    #[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+    #[allow(dead_code)]
+    struct Measure {
+        label: String,
+        #[serde(flatten)]
+        tags: std::collections::BTreeMap<String, u32>,
+        #[serde(flatten)]
+        unit: Unit,
+    }
+    #[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+    #[allow(dead_code)]
+    struct Record {
+        measure: Measure,
+    }
+    let mut strict = Toolbox::<()>::with_dialect(Dialect::OpenAiStrict);
+    let error = strict
+        .tool_sync("record", "Record.", |_: Record| Ok::<_, String>(()))
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("declared properties plus a schema for other members"),
+        "{error}"
+    );
+    // The canonical dialect shows and takes the map.
+    let mut canonical = Toolbox::<()>::new();
+    canonical
+        .tool_sync("record", "Record.", |_: Record| Ok::<_, String>(()))
+        .unwrap();
+}
+
+/// A flattened `Option` whose members include one that takes `null` as a
+/// value (an untagged unit variant): strict calls express both the group
+/// present with that `null` and the group absent (generated contract,
+/// `--deny` seed 2, `Root44`), whether the group is required together
+/// plainly or, for a member with aliases, through its alternatives.
+#[test]
+fn a_null_member_of_a_flattened_option_is_a_value_unless_its_group_is_absent() {
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    enum Marker {
+        Unit,
+    }
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    struct Extra {
+        #[serde(rename = "markR")]
+        mark: Marker,
+        count: i64,
+    }
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+    struct Entry {
+        id: i64,
+        #[serde(flatten)]
+        extra: Option<Extra>,
+    }
+    /// The same, the member that takes no `null` with an alias (the derive
+    /// knows it: the group is required as one plain member and the
+    /// alternatives of the other).
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+    struct Aliased {
+        #[serde(rename = "markR")]
+        mark: Marker,
+        #[serde(alias = "n")]
+        count: i64,
+    }
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+    struct AliasedEntry {
+        id: i64,
+        #[serde(flatten)]
+        extra: Option<Aliased>,
+    }
+    fn check<T: ToolArgs + std::fmt::Debug + Send + 'static>(present: T, absent: T) {
+        let mut strict = Toolbox::<()>::with_dialect(Dialect::OpenAiStrict);
+        strict
+            .tool_sync("entry", "Entry.", |e: T| Ok::<_, String>(format!("{e:?}")))
+            .unwrap();
+        let schema = strict.schema("entry").unwrap();
+        for member in ["id", "markR", "count"] {
+            assert!(
+                schema["required"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!(member)),
+                "{schema}"
+            );
+        }
+        let cases = [
+            (
+                json!({"id": 1, "markR": null, "count": 2}),
+                format!("{present:?}"),
+            ),
+            (
+                json!({"id": 1, "markR": null, "count": null}),
+                format!("{absent:?}"),
+            ),
+        ];
+        for (call, expected) in cases {
+            let call = ToolCall {
+                id: None,
+                name: "entry".into(),
+                arguments: toolargs::call::Arguments::Value(call.clone()),
+                format: toolargs::call::WireFormat::OpenAiChat,
+            };
+            let done = strict.call_blocking(&(), call).unwrap();
+            assert_eq!(done.output, json!(expected));
+        }
+        // The canonical form of each encodes to the call that stands for it.
+        let declared = strict.declared_schema("entry").unwrap();
+        let form = StrictSchema::new(declared).unwrap();
+        for canonical in [
+            json!({"id": 1, "markR": null, "count": 2}),
+            json!({"id": 1}),
+        ] {
+            let mut encoded = form.encode(&canonical);
+            form.restore(&mut encoded).unwrap();
+            assert_eq!(encoded, canonical);
+        }
+    }
+    check(
+        Entry {
+            id: 1,
+            extra: Some(Extra {
+                mark: Marker::Unit,
+                count: 2,
+            }),
+        },
+        Entry { id: 1, extra: None },
+    );
+    check(
+        AliasedEntry {
+            id: 1,
+            extra: Some(Aliased {
+                mark: Marker::Unit,
+                count: 2,
+            }),
+        },
+        AliasedEntry { id: 1, extra: None },
+    );
 }

@@ -20,7 +20,12 @@
 //!   schema accepts it, and the strict form shows it as that value. Even
 //!   with a default other than `null` (`#[serde(default = "some_5")]`),
 //!   `null` means `None`, never the default: absence has no strict form
-//!   there.
+//!   there. A property is found to take `null` through its `$ref`s too (a
+//!   field of an untagged enum whose unit variant serde writes as `null`).
+//!   The members of a flattened `Option` are present together or not at
+//!   all (the declared `dependentSchemas`): where one of them that takes no
+//!   `null` is absent, a `null` of another, even one it takes as a value,
+//!   means absent too.
 //! - **A `$ref` stands alone**: a reference with sibling keywords (a
 //!   field's `description` beside it, or an internally tagged newtype
 //!   variant's tag `properties`) is replaced by the definition it names,
@@ -223,8 +228,13 @@ pub enum Change {
 struct Optional {
     name: String,
     /// `null` stands for absence (removed by restore); otherwise `null` is
-    /// a value the declared property accepts and is kept.
+    /// a value the declared property accepts and is kept, unless its
+    /// `group` is absent.
     null_is_absent: bool,
+    /// The other members that are present exactly when it is (a flattened
+    /// `Option`'s members, which the declared schema's `dependentSchemas`
+    /// require together); empty for a member on its own.
+    group: Vec<String>,
 }
 
 /// A schema transformed for strict mode, with what the transform changed

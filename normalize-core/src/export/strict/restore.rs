@@ -115,6 +115,29 @@ impl StrictSchema {
                     members.retain(|k, v| {
                         !(v.is_null() && optional.iter().any(|o| o.null_is_absent && o.name == *k))
                     });
+                    // A `null` that is a value of its member (an untagged
+                    // unit variant) still means absence where its group is
+                    // absent: a member of the group that takes no `null`
+                    // is absent, and the group is present only whole.
+                    let group_absent = |o: &super::Optional| {
+                        o.group.iter().any(|other| {
+                            !members.contains_key(other)
+                                && optional
+                                    .iter()
+                                    .any(|p| p.name == *other && p.null_is_absent)
+                        })
+                    };
+                    let absent: Vec<String> = optional
+                        .iter()
+                        .filter(|o| {
+                            !o.null_is_absent && members.get(&o.name).is_some_and(Value::is_null)
+                        })
+                        .filter(|o| group_absent(o))
+                        .map(|o| o.name.clone())
+                        .collect();
+                    for name in absent {
+                        members.remove(&name);
+                    }
                 }
                 if let Some(Value::Object(properties)) = node.get("properties") {
                     for (key, member) in members.iter_mut() {

@@ -51,6 +51,37 @@ pub(super) struct Transform<'r> {
 
 impl<'r> Transform<'r> {
     /// A transform of `root`.
+    /// Whether `schema` takes `null` as a value of its own
+    /// ([`admits_null`]), following local references: a field of a type
+    /// whose unit variant serde writes as `null` (an untagged enum) refers
+    /// to that type's definition.
+    fn takes_null(&self, schema: &Value, hops: usize) -> bool {
+        if admits_null(schema) {
+            return true;
+        }
+        // Definitions that only refer on (or to themselves) end here.
+        let Some(m) = schema.as_object().filter(|_| hops < 32) else {
+            return false;
+        };
+        let through_ref = m
+            .get("$ref")
+            .and_then(crate::composition::local_target)
+            .and_then(|target| self.root.pointer(&target))
+            // Siblings of the reference must take `null` too: a `type`
+            // beside it decides.
+            .is_some_and(|target| {
+                !m.contains_key("type")
+                    && !m.contains_key("const")
+                    && self.takes_null(target, hops + 1)
+            });
+        through_ref
+            || ["anyOf", "oneOf"].iter().any(|k| {
+                m.get(*k)
+                    .and_then(Value::as_array)
+                    .is_some_and(|branches| branches.iter().any(|b| self.takes_null(b, hops + 1)))
+            })
+    }
+
     pub(super) fn new(root: &'r Value) -> Self {
         Transform {
             root,
@@ -235,13 +266,15 @@ impl<'r> Transform<'r> {
                             // where a default other than `null` makes
                             // absence mean something else (that absence
                             // has no strict form: `encode` writes `null`).
-                            let null_is_absent = !admits_null(prop);
+                            let takes_null = self.takes_null(prop, 0);
+                            let null_is_absent = !takes_null;
                             self.optional
                                 .entry(out.to_owned())
                                 .or_default()
                                 .push(Optional {
                                     name: name.clone(),
                                     null_is_absent,
+                                    group: together(m, name),
                                 });
                             self.change(
                                 src,
@@ -249,7 +282,7 @@ impl<'r> Transform<'r> {
                                     property: name.clone(),
                                 },
                             );
-                            if admits_null(prop) {
+                            if takes_null {
                                 self.node(prop, &prop_src, &prop_out)?
                             } else if needs_wrap(prop) {
                                 let inner =
@@ -283,8 +316,18 @@ impl<'r> Transform<'r> {
             }
         }
         if is_object {
+            // A flattened map beside a flattened enum: schemars gives the
+            // other members' schema as `unevaluatedProperties`. Dropped with
+            // the unsupported keywords, the map would be closed away: no
+            // strict call could send one of its members.
+            let other_members = |keyword| match m.get(keyword) {
+                Some(Value::Object(schema)) => !schema.is_empty(),
+                _ => false,
+            };
             match m.get("additionalProperties") {
-                Some(Value::Object(_)) => {
+                _ if other_members("additionalProperties")
+                    || other_members("unevaluatedProperties") =>
+                {
                     return Err(Self::unrepresentable(
                         src,
                         "declared properties plus a schema for other members",
@@ -456,6 +499,55 @@ pub(super) fn prune_definitions(schema: &mut Value) {
             schema.as_object_mut().map(|m| m.remove(key));
         }
     }
+}
+
+/// The other members `m` requires beside `name` when `name` is present:
+/// the derive's `dependentSchemas` for a flattened `Option`'s members,
+/// present together or not at all: `{"required": [...]}` lists those
+/// without aliases, and `{"allOf": [{"anyOf": [{"required": [member]},
+/// {"required": [alias]}, ...]}, ..., {"not": ...}]}` those with aliases,
+/// each named here by its wire name (the strict form shows no alias).
+fn together(m: &Map<String, Value>, name: &str) -> Vec<String> {
+    let Some(entry) = m
+        .get("dependentSchemas")
+        .and_then(|d| d.get(name))
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    let is_alias = |member: &str| {
+        m.get("properties")
+            .and_then(|p| p.get(member))
+            .is_some_and(|p| p.get(crate::__private::ALIAS_OF).is_some())
+    };
+    let names = |required: &Value| -> Vec<String> {
+        required
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
+    };
+    if entry.keys().any(|k| k != "required" && k != "allOf") {
+        return Vec::new();
+    }
+    let plain = entry.get("required").map(names).unwrap_or_default();
+    let aliased = entry
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|part| part.get("anyOf").and_then(Value::as_array))
+        .filter_map(|alternatives| {
+            alternatives
+                .iter()
+                .filter_map(|a| a.get("required"))
+                .flat_map(names)
+                .find(|member| !is_alias(member))
+        });
+    let members: Vec<String> = plain.into_iter().chain(aliased).collect();
+    members.into_iter().filter(|other| other != name).collect()
 }
 
 /// Adds `null` to a schema's `type` (and to its `enum`, which would
