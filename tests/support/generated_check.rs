@@ -25,9 +25,11 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::any::TypeId;
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 use toolargs::call::{Arguments, ToolCall, WireFormat};
+use toolargs::export::{Dialect, StrictSchema};
 use toolargs::rejection::{CallError, InvalidArguments, Rejection, SyntaxKind};
 use toolargs::stream::wire::CallDelta;
 use toolargs::stream::{ArgsSession, ArgsStream, Early, ToolStreams};
@@ -214,13 +216,8 @@ where
     }
 }
 
-/// The call streamed, one byte at a time and in fragments of 1 to 9 bytes
-/// (cut by a hash of the call): `finish()` is exactly the whole call's
-/// result, and a certain early rejection is one the whole call gets.
-fn streamed<T>(call: &str, whole: &Result<Parsed<T>, ArgsError>) -> Result<(), String>
-where
-    T: ToolArgs + PartialEq + Debug + Send + 'static,
-{
+/// Where fragments of 1 to 9 bytes of `call` end, cut by a hash of it.
+fn varied_ends(call: &str) -> Vec<usize> {
     let mut state = call.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     });
@@ -233,6 +230,18 @@ where
         at = (at + 1 + (state % 9) as usize).min(call.len());
         varied.push(at);
     }
+    varied
+}
+
+/// The call streamed, one byte at a time and in fragments of 1 to 9 bytes
+/// (cut by a hash of the call): `finish()` is exactly the whole call's
+/// result, and an early rejection is one the whole call gets. Then as two
+/// calls of one session, and through toolboxes (canonical and strict).
+fn streamed<T>(call: &str, whole: &Result<Parsed<T>, ArgsError>) -> Result<(), String>
+where
+    T: ToolArgs + Serialize + PartialEq + Debug + Send + 'static,
+{
+    let varied = varied_ends(call);
     let bytes: Vec<usize> = (1..=call.len()).collect();
     let mut varied_early = (None, None);
     for (how, ends) in [("1-byte", &bytes), ("1-9-byte", &varied)] {
@@ -276,7 +285,8 @@ where
         }
     }
     interleaved::<T>(call, &varied, whole)?;
-    toolboxed::<T>(call, &varied, whole, varied_early)
+    toolboxed::<T>(call, &varied, whole, varied_early)?;
+    strict_toolboxed::<T>(call, &varied, whole)
 }
 
 /// The call twice in one response, as a provider streams parallel calls:
@@ -342,30 +352,35 @@ where
     Ok(())
 }
 
-/// The one toolbox per type `T` (its schema compiled once), holding `T` as
-/// its tool `tool`, whose body answers with `T`'s `Debug` form; and its
-/// streams. Leaked: a test process builds one per generated type.
-fn toolbox_of<T>() -> &'static ToolStreams<'static>
+/// The one toolbox per type `T` and dialect (its schemas compiled once),
+/// holding `T` as its tool [`TOOL`], whose body answers with `T`'s `Debug`
+/// form; and its streams. `None` where `T` has no form in that dialect (a
+/// strict toolbox refuses a type strict mode cannot show). Leaked: a test
+/// process builds a few per generated type.
+fn toolbox_of<T>(dialect: Dialect) -> Option<&'static ToolStreams<'static>>
 where
     T: ToolArgs + Debug + Send + 'static,
 {
+    type Made = HashMap<(TypeId, Dialect), Option<&'static ToolStreams<'static>>>;
     thread_local! {
-        static TOOLBOXES: std::cell::RefCell<std::collections::HashMap<TypeId, &'static ToolStreams<'static>>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+        static TOOLBOXES: RefCell<Made> = RefCell::new(HashMap::new());
     }
     TOOLBOXES.with(|made| {
         *made
             .borrow_mut()
-            .entry(TypeId::of::<T>())
+            .entry((TypeId::of::<T>(), dialect))
             .or_insert_with(|| {
-                let mut tools = Toolbox::new();
-                tools
-                    .tool_sync(TOOL, "The generated type.", |args: T| {
-                        Ok::<_, String>(format!("{args:?}"))
-                    })
-                    .expect("a derived type registers");
+                let mut tools = Toolbox::with_dialect(dialect);
+                let registered = tools.tool_sync(TOOL, "The generated type.", |args: T| {
+                    Ok::<_, String>(format!("{args:?}"))
+                });
+                match registered {
+                    Ok(_) => {}
+                    Err(_) if dialect != Dialect::Canonical => return None,
+                    Err(e) => panic!("a derived type registers: {e}"),
+                }
                 let tools: &'static Toolbox = Box::leak(Box::new(tools));
-                Box::leak(Box::new(ToolStreams::new(tools)))
+                Some(&*Box::leak(Box::new(ToolStreams::new(tools))))
             })
     })
 }
@@ -445,7 +460,7 @@ fn toolboxed<T>(
 where
     T: ToolArgs + Debug + Send + 'static,
 {
-    let streams = toolbox_of::<T>();
+    let streams = toolbox_of::<T>(Dialect::Canonical).expect("every type has a canonical form");
     let tools = streams.toolbox();
     let run = tools.call_blocking(&(), whole_call(TOOL, call));
     match (whole, &run) {
@@ -456,25 +471,8 @@ where
             if as_rejection(e).is_none_or(|want| &want == got) => {}
         _ => return Err(format!("toolbox: {run:?}, from_model: {whole:?}")),
     }
-    let checked = outcome(tools.check(&(), whole_call(TOOL, call)));
     let unknown = outcome(tools.check(&(), whole_call(NOT_A_TOOL, call)));
-
-    // Alone, in `ends`' fragments.
-    let mut stream = streams.call(Some("call_0".into()), TOOL, WireFormat::OpenAiChat);
-    let mut early = (None, None);
-    let mut from = 0;
-    for &to in ends {
-        stream.push_bytes(&call.as_bytes()[from..to]);
-        from = to;
-        early.0 = early.0.take().or_else(|| stream.rejection());
-        early.1 = early.1.take().or_else(|| stream.provisional());
-    }
-    let got = outcome(stream.finish(&()));
-    if got != checked {
-        return Err(format!(
-            "streamed to a toolbox: {got:?}, whole: {checked:?}"
-        ));
-    }
+    let (checked, early) = alone(streams, call, ends)?;
     let worded = |early: Option<Early<ArgsError>>| {
         early.and_then(|early| {
             Some(Early {
@@ -497,13 +495,6 @@ where
             return Err(format!(
                 "streamed to a toolbox, {sure}: {got:?}, as an ArgsStream: {args:?}"
             ));
-        }
-        if let Some(got) = got {
-            stream_sound::early_rejection_is_sound(
-                &got.rejection,
-                checked.as_ref().err().and_then(Option::as_ref),
-            )
-            .map_err(|e| format!("streamed to a toolbox, {sure}: {e}"))?;
         }
     }
 
@@ -562,6 +553,106 @@ where
     Ok(())
 }
 
+/// `call` streamed alone to `streams`' tool [`TOOL`] in `ends`' fragments
+/// (as bytes): it ends as [`Toolbox::check`] on the whole call does, and
+/// its early rejections (certain, then unless a key repeats) are sound.
+/// The whole call's outcome, and the early rejections.
+fn alone(
+    streams: &ToolStreams<'_>,
+    call: &str,
+    ends: &[usize],
+) -> Result<
+    (
+        Outcome,
+        (Option<Early<Rejection>>, Option<Early<Rejection>>),
+    ),
+    String,
+> {
+    let tools = streams.toolbox();
+    let checked = outcome(tools.check(&(), whole_call(TOOL, call)));
+    let mut stream = streams.call(Some("call_0".into()), TOOL, WireFormat::OpenAiChat);
+    let mut early = (None, None);
+    let mut from = 0;
+    for &to in ends {
+        stream.push_bytes(&call.as_bytes()[from..to]);
+        from = to;
+        early.0 = early.0.take().or_else(|| stream.rejection());
+        early.1 = early.1.take().or_else(|| stream.provisional());
+    }
+    let dialect = tools.dialect();
+    let got = outcome(stream.finish(&()));
+    if got != checked {
+        return Err(format!(
+            "streamed to a {dialect:?} toolbox: {got:?}, whole: {checked:?}"
+        ));
+    }
+    for (sure, got) in [("certain", &early.0), ("provisional", &early.1)] {
+        if let Some(got) = got {
+            stream_sound::early_rejection_is_sound(
+                &got.rejection,
+                checked.as_ref().err().and_then(Option::as_ref),
+            )
+            .map_err(|e| format!("streamed to a {dialect:?} toolbox, {sure}: {e}"))?;
+        }
+    }
+    Ok((checked, early))
+}
+
+/// The call through an OpenAI strict toolbox holding `T`, where `T` has a
+/// strict form: the call as sent and its strict encoding
+/// (`StrictSchema::encode`) each streamed alone, as [`alone`] checks.
+/// Where `from_model` accepts the call, the strict encoding of serde's
+/// writing of its value (strict mode shows no alias, so a strict model
+/// sends the names) streams the same way, and is accepted with the body
+/// receiving that same value.
+fn strict_toolboxed<T>(
+    call: &str,
+    ends: &[usize],
+    whole: &Result<Parsed<T>, ArgsError>,
+) -> Result<(), String>
+where
+    T: ToolArgs + Serialize + Debug + Send + 'static,
+{
+    let Some(streams) = toolbox_of::<T>(Dialect::OpenAiStrict) else {
+        STRICT.with(|seen| seen.borrow_mut().0 += 1);
+        return Ok(());
+    };
+    STRICT.with(|seen| seen.borrow_mut().1 += 1);
+    let _ = alone(streams, call, ends)?;
+    let tools = streams.toolbox();
+    let declared = tools.declared_schema(TOOL).expect("the tool is registered");
+    let strict = StrictSchema::new(declared).map_err(|e| format!("the strict form: {e}"))?;
+    let sent: Value = serde_json::from_str(call).map_err(|e| format!("not JSON: {e}"))?;
+    let encoded = strict.encode(&sent).to_string();
+    let _ = alone(streams, &encoded, &varied_ends(&encoded))?;
+    let Ok(parsed) = whole else {
+        return Ok(());
+    };
+    let written = serde_json::to_value(&parsed.value).map_err(|e| format!("serde writes: {e}"))?;
+    let encoded = strict.encode(&written).to_string();
+    let (checked, _) = alone(streams, &encoded, &varied_ends(&encoded))?;
+    let run = tools.call_blocking(&(), whole_call(TOOL, &encoded));
+    match &run {
+        Ok(done)
+            if checked.is_ok() && done.output == Value::String(format!("{:?}", parsed.value)) =>
+        {
+            STRICT.with(|seen| seen.borrow_mut().2 += 1);
+            Ok(())
+        }
+        _ => Err(format!(
+            "strict toolbox on the encoding {encoded}: {run:?}, canonical: {:?}",
+            parsed.value
+        )),
+    }
+}
+
+thread_local! {
+    /// Calls whose type has no strict form, calls through a strict
+    /// toolbox, and of these the accepted calls whose strict encoding was
+    /// accepted too. [`run`] reports them.
+    static STRICT: RefCell<(usize, usize, usize)> = const { RefCell::new((0, 0, 0)) };
+}
+
 thread_local! {
     /// For each call the whole text rejects, streamed a byte at a time: the
     /// fraction of its text received when the stream knew for certain, and
@@ -618,6 +709,11 @@ pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict
         eprintln!("{damage:>8} {verdict:?}: {n}");
     }
     report_earliness();
+    let (none, strict, encoded) = STRICT.with(|seen| std::mem::take(&mut *seen.borrow_mut()));
+    eprintln!(
+        "strict toolbox: {strict} calls of types with a strict form ({encoded} accepted calls \
+         also as their strict encoding), {none} of types without one"
+    );
     let shown: Vec<&String> = failures.iter().take(20).collect();
     assert!(
         failures.is_empty(),
