@@ -219,6 +219,51 @@ fn too_deep_is_certain_at_the_first_bracket_past_the_limit() {
 }
 
 #[test]
+fn too_large_is_certain_at_the_first_fragment_past_the_limit() {
+    // Every limit, the crossing inside a string or not, in 1-, 3- and
+    // 8-byte fragments: the fragment that takes the text past the limit
+    // makes it certain, naming the bytes received with it, and no earlier
+    // one does; the end is `from_model_with`'s with the same limit.
+    let text = r#"{"query": "a long query, read while it streams", "tags": ["x"], "mode": "fast"}"#;
+    for limit in 0..=text.len() {
+        let options = toolargs::Options::default().max_bytes(limit);
+        for delta in [1, 3, 8] {
+            let mut call = ArgsStream::<Search>::with_options(options);
+            let mut received = 0;
+            for fragment in text.as_bytes().chunks(delta) {
+                call.push_bytes(fragment);
+                received += fragment.len();
+                let early = call
+                    .rejection()
+                    .filter(|early| matches!(early.rejection, ArgsError::Limit(_)));
+                if received <= limit {
+                    assert_eq!(
+                        early, None,
+                        "limit {limit}, {delta}-byte, {received} received"
+                    );
+                    continue;
+                }
+                let early = early.unwrap_or_else(|| panic!("limit {limit}, {delta}-byte"));
+                let crossed = received.min(limit / delta * delta + delta);
+                assert_eq!(early.received, crossed, "limit {limit}, {delta}-byte");
+                assert_eq!(
+                    early.rejection,
+                    ArgsError::Limit(toolargs::NormalizeError::TooLarge {
+                        bytes: crossed,
+                        limit
+                    })
+                );
+            }
+            assert_eq!(
+                call.finish(),
+                Search::from_model_with(text, &options),
+                "limit {limit}, {delta}-byte"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_session_follows_interleaved_calls_by_index() {
     use toolargs::stream::ArgsSession;
     use toolargs::stream::wire::CallDelta;

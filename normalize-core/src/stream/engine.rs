@@ -291,6 +291,12 @@ pub(crate) struct Engine<'s> {
     core: Core<'s>,
     /// Past the size limit: bytes are counted, not kept.
     overflowed: bool,
+    /// The fast path of [`Engine::push_to`] takes a fragment when the bytes
+    /// received with it stay below this: the size limit plus one while
+    /// reading, 0 once past the limit or certain of a rejection (one
+    /// comparison instead of three; kept by [`Engine::push_slow`] and
+    /// [`Engine::finish_to`], the only ways to either state).
+    fast_below: usize,
     /// Some fragment was kept without being read (after a certain finding
     /// or a syntax error): the values built are not the whole text's.
     skipped: bool,
@@ -322,6 +328,7 @@ impl<'s> Engine<'s> {
                 deepest: 0,
             },
             overflowed: false,
+            fast_below: 0,
             skipped: false,
             finished: false,
         }
@@ -349,15 +356,16 @@ impl<'s> Engine<'s> {
         // saves: measured, 10–18% fewer instructions in 1-byte deltas.
         let core = &mut self.core;
         let received = core.received.saturating_add(fragment.len());
-        if !self.overflowed
-            && received <= core.options.max_bytes
-            && core.certain.is_none()
-            && self.lexer.extend_string(fragment)
-        {
+        if received < self.fast_below && self.lexer.extend_string(fragment) {
             core.received = received;
             return;
         }
         self.push_slow(fragment, received, on_event);
+        self.fast_below = if self.overflowed || self.core.certain.is_some() {
+            0
+        } else {
+            self.core.options.max_bytes.saturating_add(1)
+        };
     }
 
     /// [`Engine::push_to`] for a fragment that is not only string content;
@@ -412,6 +420,7 @@ impl<'s> Engine<'s> {
             return;
         }
         self.finished = true;
+        self.fast_below = 0;
         if !self.overflowed && self.core.certain.is_none() && self.lexer.broken().is_none() {
             let core = &mut self.core;
             self.lexer.finish(&mut Reader { core, on_event });
