@@ -294,8 +294,8 @@ pub(crate) struct Engine<'s> {
     /// The fast path of [`Engine::push_to`] takes a fragment when the bytes
     /// received with it stay below this: the size limit plus one while
     /// reading, 0 once past the limit or certain of a rejection (one
-    /// comparison instead of three; kept by [`Engine::push_slow`] and
-    /// [`Engine::finish_to`], the only ways to either state).
+    /// comparison instead of three). Set again after each slow push and at
+    /// the end, the only ways into either state.
     fast_below: usize,
     /// Some fragment was kept without being read (after a certain finding
     /// or a syntax error): the values built are not the whole text's.

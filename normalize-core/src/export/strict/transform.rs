@@ -50,7 +50,6 @@ pub(super) struct Transform<'r> {
 }
 
 impl<'r> Transform<'r> {
-    /// A transform of `root`.
     /// Whether `schema` takes `null` as a value of its own
     /// ([`admits_null`]), following local references: a field of a type
     /// whose unit variant serde writes as `null` (an untagged enum) refers
@@ -82,6 +81,7 @@ impl<'r> Transform<'r> {
             })
     }
 
+    /// A transform of `root`.
     pub(super) fn new(root: &'r Value) -> Self {
         Transform {
             root,
@@ -546,8 +546,11 @@ fn together(m: &Map<String, Value>, name: &str) -> Vec<String> {
                 .flat_map(names)
                 .find(|member| !is_alias(member))
         });
-    let members: Vec<String> = plain.into_iter().chain(aliased).collect();
-    members.into_iter().filter(|other| other != name).collect()
+    plain
+        .into_iter()
+        .chain(aliased)
+        .filter(|other| other != name)
+        .collect()
 }
 
 /// Adds `null` to a schema's `type` (and to its `enum`, which would
