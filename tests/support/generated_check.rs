@@ -289,6 +289,23 @@ where
     strict_toolboxed::<T>(call, &varied, whole)
 }
 
+/// `call` cut as text at `ends`, each moved on to the next character
+/// boundary (as a provider's text deltas are), empty pieces left out.
+fn text_pieces(call: &str, ends: impl IntoIterator<Item = usize>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    for mut to in ends {
+        while !call.is_char_boundary(to) {
+            to += 1;
+        }
+        if to > from {
+            out.push(call[from..to].to_string());
+            from = to;
+        }
+    }
+    out
+}
+
 /// The call twice in one response, as a provider streams parallel calls:
 /// by index, their argument deltas interleaved (one cut a character at a
 /// time, the other at `ends` moved to character boundaries), each ending
@@ -301,22 +318,8 @@ fn interleaved<T>(
 where
     T: ToolArgs + PartialEq + Debug,
 {
-    let pieces = |ends: &mut dyn Iterator<Item = usize>| {
-        let mut out = Vec::new();
-        let mut from = 0;
-        for mut to in ends {
-            while !call.is_char_boundary(to) {
-                to += 1;
-            }
-            if to > from {
-                out.push(call[from..to].to_string());
-                from = to;
-            }
-        }
-        out
-    };
-    let one = pieces(&mut (1..=call.len()));
-    let other = pieces(&mut ends.iter().copied());
+    let one = text_pieces(call, 1..=call.len());
+    let other = text_pieces(call, ends.iter().copied());
     let mut session = ArgsSession::<T>::new(Options::default());
     for index in [7, 2] {
         let begin = CallDelta::Begin {
@@ -517,22 +520,13 @@ where
         fragment: rest.into(),
     });
     let mut early = [None, None];
-    let mut from = 0;
-    for &to in ends {
-        let mut to = to;
-        while !call.is_char_boundary(to) {
-            to += 1;
-        }
-        if to == from {
-            continue;
-        }
+    for piece in text_pieces(call, ends.iter().copied()) {
         for (slot, index) in [(0, 4), (1, 1)] {
-            let fragment = call[from..to].to_string();
+            let fragment = piece.clone();
             if let Some(stream) = session.apply(&CallDelta::Arguments { index, fragment }) {
                 early[slot] = early[slot].take().or_else(|| stream.rejection());
             }
         }
-        from = to;
     }
     for (slot, index, want) in [(0, 4, &checked), (1, 1, &unknown)] {
         session.apply(&CallDelta::End { index });
