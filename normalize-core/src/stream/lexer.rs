@@ -305,11 +305,7 @@ impl Lexer {
     pub(crate) fn extend_string(&mut self, fragment: Fragment<'_>) -> bool {
         let plain = matches!(self.state, State::Str { escape: 0, .. })
             && self.scanned == self.text.bytes().len()
-            && match fragment.bytes() {
-                // One byte, the common one-byte delta: no test to set up.
-                [only] => !is_special(*only),
-                bytes => !fragment_holds_special(bytes),
-            };
+            && !fragment_holds_special(fragment.bytes());
         if plain {
             self.append(fragment);
             self.scanned += fragment.len();
@@ -554,10 +550,14 @@ const WORDS_TEST: usize = 16;
 /// ends the string is not read to its end twice.
 const WHOLE_TEST: usize = 256;
 
-/// Whether `fragment` holds a byte that ends plain string content.
+/// Whether `fragment` holds a byte that ends plain string content, by the
+/// test that costs least at its length: one byte (the common one-byte
+/// delta) compared alone, no test to set up.
 #[inline(always)]
 fn fragment_holds_special(fragment: &[u8]) -> bool {
-    if fragment.len() < WORDS_TEST {
+    if let [only] = fragment {
+        is_special(*only)
+    } else if fragment.len() < WORDS_TEST {
         holds_special_short(fragment)
     } else if fragment.len() <= WHOLE_TEST {
         holds_special(fragment)
@@ -767,8 +767,8 @@ mod tests {
 
     #[test]
     fn extends_a_string_by_one_byte_only_where_it_ends_nothing() {
-        // One-byte fragments take their own test in `extend_string`: every
-        // byte, as text (ASCII) and as bytes (any, a character cut).
+        // One-byte fragments take their own test: every byte, as text
+        // (ASCII) and as bytes (any, a character cut).
         for byte in 0..=u8::MAX {
             let ends = byte == b'"' || byte == b'\\' || byte < 0x20;
             let text = [byte];

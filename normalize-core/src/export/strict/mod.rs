@@ -228,13 +228,14 @@ pub enum Change {
 struct Optional {
     name: String,
     /// `null` stands for absence (removed by restore); otherwise `null` is
-    /// a value the declared property accepts and is kept, unless its
-    /// `group` is absent.
+    /// a value the declared property accepts and is kept, unless one of
+    /// `absent_with` is absent.
     null_is_absent: bool,
-    /// The other members that are present exactly when it is (a flattened
-    /// `Option`'s members, which the declared schema's `dependentSchemas`
-    /// require together); empty for a member on its own.
-    group: Vec<String>,
+    /// For a property that takes `null` as a value: the other members of
+    /// its flattened `Option` (present together or not at all, the
+    /// declared `dependentSchemas`) that take no `null`. Where one of them
+    /// is absent, so is the group, and its `null` means absent too.
+    absent_with: Vec<String>,
 }
 
 /// A schema transformed for strict mode, with what the transform changed

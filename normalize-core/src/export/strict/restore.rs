@@ -112,31 +112,22 @@ impl StrictSchema {
         match value {
             Value::Object(members) => {
                 if let Some(optional) = self.optional.get(node_at) {
-                    members.retain(|k, v| {
-                        !(v.is_null() && optional.iter().any(|o| o.null_is_absent && o.name == *k))
-                    });
-                    // A `null` that is a value of its member (an untagged
-                    // unit variant) still means absence where its group is
-                    // absent: a member of the group that takes no `null`
-                    // is absent, and the group is present only whole.
-                    let group_absent = |o: &super::Optional| {
-                        o.group.iter().any(|other| {
-                            !members.contains_key(other)
-                                && optional
-                                    .iter()
-                                    .any(|p| p.name == *other && p.null_is_absent)
-                        })
-                    };
-                    let absent: Vec<String> = optional
+                    // A `null` stands for absence, or is a value of its own
+                    // (an untagged unit variant) unless its group is absent
+                    // (a member that takes no `null` is missing or `null`).
+                    let absent: Vec<&str> = optional
                         .iter()
+                        .filter(|o| members.get(&o.name).is_some_and(Value::is_null))
                         .filter(|o| {
-                            !o.null_is_absent && members.get(&o.name).is_some_and(Value::is_null)
+                            o.null_is_absent
+                                || o.absent_with
+                                    .iter()
+                                    .any(|other| members.get(other).is_none_or(Value::is_null))
                         })
-                        .filter(|o| group_absent(o))
-                        .map(|o| o.name.clone())
+                        .map(|o| o.name.as_str())
                         .collect();
                     for name in absent {
-                        members.remove(&name);
+                        members.remove(name);
                     }
                 }
                 if let Some(Value::Object(properties)) = node.get("properties") {

@@ -62,13 +62,10 @@ impl<'r> Transform<'r> {
         let Some(m) = schema.as_object().filter(|_| hops < 32) else {
             return false;
         };
-        let through_ref = m
-            .get("$ref")
-            .and_then(crate::composition::local_target)
-            .and_then(|target| self.root.pointer(&target))
+        let through_ref = crate::plan::reference::resolve(self.root, m)
             // Siblings of the reference must take `null` too: a `type`
             // beside it decides.
-            .is_some_and(|target| {
+            .is_some_and(|(_, target)| {
                 !m.contains_key("type")
                     && !m.contains_key("const")
                     && self.takes_null(target, hops + 1)
@@ -267,14 +264,25 @@ impl<'r> Transform<'r> {
                             // absence mean something else (that absence
                             // has no strict form: `encode` writes `null`).
                             let takes_null = self.takes_null(prop, 0);
-                            let null_is_absent = !takes_null;
+                            let absent_with = if takes_null {
+                                together(m, name)
+                                    .into_iter()
+                                    .filter(|other| {
+                                        properties
+                                            .get(other)
+                                            .is_some_and(|p| !self.takes_null(p, 0))
+                                    })
+                                    .collect()
+                            } else {
+                                Vec::new()
+                            };
                             self.optional
                                 .entry(out.to_owned())
                                 .or_default()
                                 .push(Optional {
                                     name: name.clone(),
-                                    null_is_absent,
-                                    group: together(m, name),
+                                    null_is_absent: !takes_null,
+                                    absent_with,
                                 });
                             self.change(
                                 src,
@@ -324,17 +332,14 @@ impl<'r> Transform<'r> {
                 Some(Value::Object(schema)) => !schema.is_empty(),
                 _ => false,
             };
-            match m.get("additionalProperties") {
-                _ if other_members("additionalProperties")
-                    || other_members("unevaluatedProperties") =>
-                {
-                    return Err(Self::unrepresentable(
-                        src,
-                        "declared properties plus a schema for other members",
-                    ));
-                }
-                _ if closed => {}
-                _ => self.change(src, Change::Closed),
+            if other_members("additionalProperties") || other_members("unevaluatedProperties") {
+                return Err(Self::unrepresentable(
+                    src,
+                    "declared properties plus a schema for other members",
+                ));
+            }
+            if !closed {
+                self.change(src, Change::Closed);
             }
             let names: Vec<Value> = match result.get("properties") {
                 Some(Value::Object(p)) => p.keys().cloned().map(Value::String).collect(),
