@@ -13,8 +13,12 @@
 //!
 //! Each call is also streamed (`toolargs::stream`), alone and as two
 //! interleaved calls of one response: its end must be the whole call's
-//! result, and a rejection known early one the whole call gets.
+//! result, and a rejection known early one the whole call gets. And a
+//! second JSON Schema validator reads the schemas the model is shown
+//! (`independent.rs`): they must say what our validator enforces.
 
+#[path = "independent.rs"]
+mod independent;
 #[path = "same_json.rs"]
 mod same_json;
 #[path = "stream_sound.rs"]
@@ -194,6 +198,7 @@ where
         Err(_) => (false, false),
     };
     let whole = T::from_model(call);
+    shown_says_what_is_enforced::<T>(&sent)?;
     streamed::<T>(call, &whole)?;
     match (whole, serde) {
         (Ok(parsed), Ok(read)) if lossless && parsed.value == read => Ok(Verdict::Accepted),
@@ -214,6 +219,60 @@ where
         )),
         (Err(e), Ok(read)) => Err(format!("rejected ({e}), serde reads it whole as {read:?}")),
     }
+}
+
+/// The canonical schema a model is shown, read by a second validator, says
+/// what our validator enforces on the normalized call: the two agree on the
+/// schema without our own keywords, and ours refuses more only through
+/// those (`independent.rs`).
+fn shown_says_what_is_enforced<T>(sent: &Value) -> Result<(), String>
+where
+    T: ToolArgs,
+{
+    let mut normalized = sent.clone();
+    if T::normalize(&mut normalized, &Options::default()).is_err() {
+        // A limit: not a question of the schema.
+        return Ok(());
+    }
+    let second = independent::second_of::<T>(false, T::input_schema())?;
+    let refused = second.refuses(&normalized);
+    let plain = independent::plain_of::<T>(T::input_schema())?;
+    let exact = plain.exact.validate(&normalized);
+    if refused.is_some() != exact.is_err() {
+        let agrees_rounded = independent::rounded(&normalized)
+            .is_some_and(|value| plain.rounded.validate(&value).is_err() == refused.is_some());
+        if !agrees_rounded {
+            return Err(match (&refused, exact) {
+                (Some(why), _) => format!(
+                    "our validator accepts {normalized} without its own keywords, the schema \
+                     shown refuses it: {why}"
+                ),
+                // Apart with the second accepting: ours refuses.
+                (None, refusal) => format!(
+                    "our validator refuses {normalized} ({}) without its own keywords, the \
+                     schema shown accepts it",
+                    refusal.err().map(|v| v.to_string()).unwrap_or_default()
+                ),
+            });
+        }
+        independent::TALLY.with(|tally| tally.borrow_mut().rounding += 1);
+        return Ok(());
+    }
+    let ours = T::validator().validate(&normalized);
+    independent::TALLY.with(|tally| {
+        let mut tally = tally.borrow_mut();
+        match (&ours, &refused) {
+            (Ok(()), None) => tally.both_accept += 1,
+            (Err(_), Some(_)) => tally.both_refuse += 1,
+            (Err(_), None) => tally.ours_alone += 1,
+            (Ok(()), Some(why)) => {
+                return Err(format!(
+                    "our validator accepts {normalized}, the schema shown refuses it: {why}"
+                ));
+            }
+        }
+        Ok(())
+    })
 }
 
 /// Where fragments of 1 to 9 bytes of `call` end, cut by a hash of it.
@@ -620,7 +679,17 @@ where
         return Ok(());
     };
     let written = serde_json::to_value(&parsed.value).map_err(|e| format!("serde writes: {e}"))?;
-    let encoded = strict.encode(&written).to_string();
+    let encoded = strict.encode(&written);
+    // The strict schema a model is shown, read by a second validator,
+    // takes the encoding.
+    let second = independent::second_of::<T>(true, strict.schema())?;
+    if let Some(why) = second.refuses(&encoded) {
+        return Err(format!(
+            "the strict schema shown refuses the strict encoding {encoded} of an accepted call: {why}"
+        ));
+    }
+    independent::TALLY.with(|tally| tally.borrow_mut().strict_accepted += 1);
+    let encoded = encoded.to_string();
     let _ = alone(streams, &encoded, &varied_ends(&encoded))?;
     let run = tools.call_blocking(&(), whole_call(TOOL, &encoded));
     match &run {
@@ -702,10 +771,25 @@ pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict
         "strict toolbox: {strict} calls of types with a strict form ({encoded} accepted calls \
          also as their strict encoding), {none} of types without one"
     );
+    let tally = independent::TALLY.with(|tally| std::mem::take(&mut *tally.borrow_mut()));
+    eprintln!(
+        "second validator on the schemas shown: {} accepted and {} refused by both, {} refused \
+         by our keywords alone, {} apart only as the second rounds numbers past 2^53; {} strict \
+         encodings of accepted calls accepted",
+        tally.both_accept,
+        tally.both_refuse,
+        tally.ours_alone,
+        tally.rounding,
+        tally.strict_accepted
+    );
+    assert!(
+        tally.both_accept > 0 && tally.both_refuse > 0,
+        "the second validator read no accepted or no refused call: {tally:?}"
+    );
     let shown: Vec<&String> = failures.iter().take(20).collect();
     assert!(
         failures.is_empty(),
-        "{} of {} calls disagree with serde:\n{}",
+        "{} of {} calls fail the judge (serde, the streams, the toolboxes or the second validator):\n{}",
         failures.len(),
         calls.len(),
         shown
