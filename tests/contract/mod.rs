@@ -25,6 +25,8 @@
 
 pub mod types;
 
+#[path = "../support/independent.rs"]
+mod independent;
 #[path = "../support/same_json.rs"]
 mod same_json;
 
@@ -503,9 +505,16 @@ fn shadowed<T: Subject>(generated: &T, unions: &[&str], counts: &mut Counts) -> 
 }
 
 /// Branch 1: the clean serialization is accepted as exactly `v`, with
-/// nothing repaired.
+/// nothing repaired, and the schema the model is shown, read by a second
+/// validator written apart from ours, accepts it too.
 fn clean<T: Subject>(v: &T) -> Result<(), String> {
     let text = serde_json::to_string(v).expect("serializes");
+    let written: Value = serde_json::from_str(&text).expect("serde writes JSON");
+    if let Some(why) = independent::second_of::<T>(false, T::input_schema())?.refuses(&written) {
+        return Err(format!(
+            "CLEAN {text}\n  the schema shown, read by a second validator, refuses it: {why}"
+        ));
+    }
     match T::from_model(&text) {
         Ok(parsed) if parsed.value == *v && parsed.report.is_clean() => Ok(()),
         Ok(parsed) => Err(format!(
