@@ -6320,3 +6320,69 @@ mod every_union_of_a_struct_beside_keeps_its_members {
         );
     }
 }
+
+/// An integer past 64 bits for a `u128` or `i128` field. The checked value
+/// (a `serde_json::Value`) holds it as the nearest `f64`, so validation and
+/// the policy would see another number than serde reads from the text:
+/// `18446744073709551617` is checked as 2^64. It is refused, at its
+/// pointer, rather than checked rounded and handed on exact (a bound or a
+/// policy could pass a number the body never gets); within 64 bits the
+/// value is read exactly.
+mod wide_integers {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+    pub struct Amounts {
+        pub big: u128,
+        pub low: i128,
+    }
+
+    #[test]
+    fn within_64_bits_they_are_read_exactly() {
+        let call = format!(r#"{{"big": {}, "low": {}}}"#, u64::MAX, i64::MIN);
+        let parsed = Amounts::from_model(call.as_str()).expect("within 64 bits");
+        assert_eq!(
+            parsed.value,
+            Amounts {
+                big: u128::from(u64::MAX),
+                low: i128::from(i64::MIN),
+            }
+        );
+    }
+
+    #[test]
+    fn past_64_bits_they_are_refused_at_their_pointer_never_rounded() {
+        for (call, pointer) in [
+            (r#"{"big": 18446744073709551616, "low": 0}"#, "/big"),
+            (r#"{"big": 18446744073709551617, "low": 0}"#, "/big"),
+            (r#"{"big": 0, "low": -9223372036854775809}"#, "/low"),
+        ] {
+            // serde reads the text exactly: the refusal is ours, on purpose.
+            assert!(serde_json::from_str::<Amounts>(call).is_ok(), "{call}");
+            match Amounts::from_model(call) {
+                Err(ArgsError::Deserialize { pointer: at, .. }) => {
+                    assert_eq!(at, pointer, "{call}")
+                }
+                other => panic!("{call}: {other:?}"),
+            }
+            // The toolbox refuses it the same way, at the same pointer.
+            let mut tools = Toolbox::new();
+            tools
+                .tool_sync("pay", "Pays.", |_: Amounts| Ok::<_, String>("paid"))
+                .expect("registers");
+            let whole = json!({"name": "pay", "arguments": call}).to_string();
+            let call = parse(&whole).expect("a call").remove(0);
+            match tools.check(&(), call) {
+                Err(CallError::Rejected(Rejection::InvalidArguments(invalid))) => {
+                    let pointers: Vec<&str> = invalid
+                        .violations
+                        .iter()
+                        .map(|v| v.pointer.as_str())
+                        .collect();
+                    assert_eq!(pointers, [pointer], "{whole}");
+                }
+                other => panic!("{whole}: {other:?}"),
+            }
+        }
+    }
+}
