@@ -6,6 +6,11 @@
 use llguidance::api::TopLevelGrammar;
 use llguidance::toktrie::ApproximateTokEnv;
 use llguidance::{Matcher, ParserFactory};
+use serde_json::Value;
+
+/// How many member placements [`Engine::writes_in_some_order`] may try for
+/// one value before it gives up (and says so).
+const ORDER_SEARCH_BUDGET: usize = 100_000;
 
 /// A parser factory over single-byte tokens, quiet.
 pub fn factory() -> ParserFactory {
@@ -59,4 +64,164 @@ impl Engine {
         }
         self.matcher.is_accepting().expect("engine error")
     }
+
+    /// Whether the engine lets a model write `value` as compact JSON with
+    /// the members of each object in some order. serde writes a struct's
+    /// members in declaration order and a grammar in the order of the
+    /// schema's properties, where flattened parts are merged in an order of
+    /// their own; both texts read the same. Each object's members are
+    /// placed by a search that rolls the engine back where an order leads
+    /// nowhere. Panics if the search runs out of its budget.
+    pub fn writes_in_some_order(&mut self, value: &Value) -> bool {
+        self.matcher.reset().expect("reset");
+        let mut budget = ORDER_SEARCH_BUDGET;
+        let written = write(&mut self.matcher, value, &mut budget).is_some();
+        assert!(
+            budget > 0,
+            "the member order search ran out of budget on {value}"
+        );
+        written && self.matcher.is_accepting().expect("engine error")
+    }
+}
+
+/// Consumes `text` whole, or nothing: the tokens consumed.
+fn consume(matcher: &mut Matcher, text: &str) -> Option<usize> {
+    let tokens: Vec<u32> = text.bytes().map(u32::from).collect();
+    let consumed = matcher.try_consume_tokens(&tokens).expect("engine error");
+    if consumed == tokens.len() {
+        return Some(consumed);
+    }
+    matcher.rollback(consumed).expect("rollback");
+    None
+}
+
+/// Writes `value` (objects' members in some order the grammar takes); the
+/// tokens consumed, or `None` with nothing consumed.
+fn write(matcher: &mut Matcher, value: &Value, budget: &mut usize) -> Option<usize> {
+    match value {
+        Value::Object(members) => {
+            let open = consume(matcher, "{")?;
+            let mut left: Vec<(&String, &Value)> = members.iter().collect();
+            match place(matcher, &mut left, true, budget) {
+                Some(rest) => Some(open + rest),
+                None => {
+                    matcher.rollback(open).expect("rollback");
+                    None
+                }
+            }
+        }
+        Value::Array(items) => {
+            let mut used = consume(matcher, "[")?;
+            for (i, item) in items.iter().enumerate() {
+                let comma = if i == 0 {
+                    Some(0)
+                } else {
+                    consume(matcher, ",")
+                };
+                let step = comma.and_then(|comma| match write(matcher, item, budget) {
+                    Some(n) => Some(comma + n),
+                    None => {
+                        matcher.rollback(comma).expect("rollback");
+                        None
+                    }
+                });
+                match step {
+                    Some(n) => used += n,
+                    None => {
+                        matcher.rollback(used).expect("rollback");
+                        return None;
+                    }
+                }
+            }
+            match consume(matcher, "]") {
+                Some(close) => Some(used + close),
+                None => {
+                    matcher.rollback(used).expect("rollback");
+                    None
+                }
+            }
+        }
+        scalar => consume(matcher, &scalar.to_string()),
+    }
+}
+
+/// Places the members `left` of an object whose `{` is written (`first`:
+/// none of its members is written yet), then its `}`; the tokens consumed,
+/// or `None` with nothing consumed.
+///
+/// The members the grammar takes next are tried earliest first: one after
+/// which the others it takes now still can be written (a grammar that fixes
+/// an order, optional members skipped, takes that one first; one that
+/// takes any order, any). Other orders are tried only where that fails.
+fn place(
+    matcher: &mut Matcher,
+    left: &mut Vec<(&String, &Value)>,
+    first: bool,
+    budget: &mut usize,
+) -> Option<usize> {
+    if left.is_empty() {
+        return consume(matcher, "}");
+    }
+    let comma = if first { "" } else { "," };
+    let head = |name: &String, comma: &str| format!("{comma}{}:", Value::String(name.clone()));
+    // Whether `name` may come next, the engine left as it was.
+    let takes = |matcher: &mut Matcher, name: &String, comma: &str| match consume(
+        matcher,
+        &head(name, comma),
+    ) {
+        Some(n) => {
+            matcher.rollback(n).expect("rollback");
+            true
+        }
+        None => false,
+    };
+    let now: Vec<usize> = (0..left.len())
+        .filter(|&i| takes(matcher, left[i].0, comma))
+        .collect();
+    let mut tries: Vec<(usize, usize)> = Vec::new();
+    for &i in &now {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let (name, value) = left[i];
+        let Some(written) = consume(matcher, &head(name, comma)).and_then(|h| {
+            write(matcher, value, budget).map(|b| h + b).or_else(|| {
+                matcher.rollback(h).expect("rollback");
+                None
+            })
+        }) else {
+            continue;
+        };
+        let still = now
+            .iter()
+            .filter(|&&j| j != i && takes(matcher, left[j].0, ","))
+            .count();
+        matcher.rollback(written).expect("rollback");
+        tries.push((i, still));
+    }
+    // Earliest first: the most of the others still possible after it.
+    tries.sort_by_key(|&(_, still)| std::cmp::Reverse(still));
+    for (i, _) in tries {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let (name, value) = left[i];
+        let Some(h) = consume(matcher, &head(name, comma)) else {
+            continue;
+        };
+        let Some(b) = write(matcher, value, budget) else {
+            // Only where the budget ran out: it was written before.
+            matcher.rollback(h).expect("rollback");
+            continue;
+        };
+        let member = left.remove(i);
+        if let Some(rest) = place(matcher, left, false, budget) {
+            return Some(h + b + rest);
+        }
+        left.insert(i, member);
+        matcher.rollback(h + b).expect("rollback");
+    }
+    None
 }

@@ -13,10 +13,14 @@
 //!
 //! Each call is also streamed (`toolargs::stream`), alone and as two
 //! interleaved calls of one response: its end must be the whole call's
-//! result, and a rejection known early one the whole call gets. And a
-//! second JSON Schema validator reads the schemas the model is shown
-//! (`independent.rs`): they must say what our validator enforces.
+//! result, and a rejection known early one the whole call gets. A second
+//! JSON Schema validator reads the schemas the model is shown
+//! (`independent.rs`): they must say what our validator enforces. And the
+//! grammar a model may be constrained by, read by llguidance, must let it
+//! write every accepted call.
 
+#[path = "../engine/mod.rs"]
+mod engine;
 #[path = "independent.rs"]
 mod independent;
 #[path = "same_json.rs"]
@@ -34,6 +38,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 use toolargs::call::{Arguments, ToolCall, WireFormat};
 use toolargs::export::{Dialect, StrictSchema};
+use toolargs::grammar::Grammar;
 use toolargs::rejection::{CallError, InvalidArguments, Rejection, SyntaxKind};
 use toolargs::stream::wire::CallDelta;
 use toolargs::stream::{ArgsSession, ArgsStream, Early, ToolStreams};
@@ -199,6 +204,9 @@ where
     };
     let whole = T::from_model(call);
     shown_says_what_is_enforced::<T>(&sent)?;
+    if let Ok(parsed) = &whole {
+        grammar_writes(&parsed.value)?;
+    }
     streamed::<T>(call, &whole)?;
     match (whole, serde) {
         (Ok(parsed), Ok(read)) if lossless && parsed.value == read => Ok(Verdict::Accepted),
@@ -273,6 +281,48 @@ where
         }
         Ok(())
     })
+}
+
+/// The grammar of `T`'s schema (Lark, read by llguidance: what constrained
+/// decoding would let a model write) lets a model write serde's writing of
+/// an accepted value, the members of each object in some order (the
+/// grammar's order is the schema's, where flattened parts merge in an order
+/// of their own). The writing is read into a `Value` first, which keeps one
+/// of a key serde writes twice (a flattened map beside the enum whose
+/// variant key it also read).
+fn grammar_writes<T>(value: &T) -> Result<(), String>
+where
+    T: ToolArgs + Serialize,
+{
+    thread_local! {
+        static ENGINES: RefCell<HashMap<TypeId, engine::Engine>> = RefCell::new(HashMap::new());
+    }
+    let written = serde_json::to_value(value).map_err(|e| format!("serde writes: {e}"))?;
+    let writes = ENGINES.with(|engines| {
+        let mut engines = engines.borrow_mut();
+        let engine = match engines.entry(TypeId::of::<T>()) {
+            std::collections::hash_map::Entry::Occupied(made) => made.into_mut(),
+            std::collections::hash_map::Entry::Vacant(place) => {
+                let grammar = Grammar::from_schema(T::input_schema())
+                    .map_err(|e| format!("no grammar of a derived type: {e}"))?;
+                place.insert(engine::Engine::for_lark(&grammar.lark()))
+            }
+        };
+        Ok::<_, String>(engine.writes_in_some_order(&written))
+    })?;
+    if !writes {
+        return Err(format!(
+            "the grammar lets no model write {written}, serde's writing of an accepted call, in \
+             any member order"
+        ));
+    }
+    GRAMMAR.with(|written| *written.borrow_mut() += 1);
+    Ok(())
+}
+
+thread_local! {
+    /// Accepted calls the grammar lets a model write. [`run`] reports them.
+    static GRAMMAR: RefCell<usize> = const { RefCell::new(0) };
 }
 
 /// Where fragments of 1 to 9 bytes of `call` end, cut by a hash of it.
@@ -786,10 +836,13 @@ pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict
         tally.both_accept > 0 && tally.both_refuse > 0,
         "the second validator read no accepted or no refused call: {tally:?}"
     );
+    let grammar = GRAMMAR.with(|written| std::mem::take(&mut *written.borrow_mut()));
+    eprintln!("grammar: {grammar} accepted calls a model may write under the Lark grammar");
     let shown: Vec<&String> = failures.iter().take(20).collect();
     assert!(
         failures.is_empty(),
-        "{} of {} calls fail the judge (serde, the streams, the toolboxes or the second validator):\n{}",
+        "{} of {} calls fail the judge (serde, the streams, the toolboxes, the second validator or \
+         the grammar):\n{}",
         failures.len(),
         calls.len(),
         shown
