@@ -121,37 +121,25 @@ const BOUNDS: [&str; 4] = ["maximum", "minimum", "exclusiveMaximum", "exclusiveM
 /// again on this value and the [`Plain::rounded`] schema: agreeing then,
 /// the disagreement is the second validator's rounding, and excused.
 pub fn rounded(value: &Value) -> Option<Value> {
+    let mut copy = value.clone();
+    round_in_place(&mut copy).then_some(copy)
+}
+
+/// Rounds the numbers of `value` at or past 2^53 in place; whether any was.
+fn round_in_place(value: &mut Value) -> bool {
     const EXACT: f64 = 9_007_199_254_740_992.0;
     match value {
-        Value::Number(n) => n
-            .as_f64()
-            .filter(|f| f.abs() >= EXACT)
-            .map(|_| as_f64(value)),
-        Value::Array(items) => {
-            let rounded: Vec<Option<Value>> = items.iter().map(rounded).collect();
-            rounded.iter().any(Option::is_some).then(|| {
-                Value::Array(
-                    rounded
-                        .into_iter()
-                        .zip(items)
-                        .map(|(r, item)| r.unwrap_or_else(|| item.clone()))
-                        .collect(),
-                )
-            })
+        Value::Number(n) if n.as_f64().is_some_and(|f| f.abs() >= EXACT) => {
+            *value = as_f64(value);
+            true
         }
-        Value::Object(members) => {
-            let rounded: Vec<Option<Value>> = members.values().map(rounded).collect();
-            rounded.iter().any(Option::is_some).then(|| {
-                Value::Object(
-                    rounded
-                        .into_iter()
-                        .zip(members)
-                        .map(|(r, (k, v))| (k.clone(), r.unwrap_or_else(|| v.clone())))
-                        .collect(),
-                )
-            })
-        }
-        _ => None,
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |any, item| round_in_place(item) | any),
+        Value::Object(members) => members
+            .values_mut()
+            .fold(false, |any, member| round_in_place(member) | any),
+        _ => false,
     }
 }
 
