@@ -95,54 +95,71 @@ fn consume(matcher: &mut Matcher, text: &str) -> Option<usize> {
     None
 }
 
+/// Runs `steps`, each of which consumes what it is given whole or nothing,
+/// adding what they consume to the count they are handed: all of it (the
+/// tokens consumed), or nothing (`None`, the engine rolled back).
+fn all_or_nothing(
+    matcher: &mut Matcher,
+    steps: impl FnOnce(&mut Matcher, &mut usize) -> Option<()>,
+) -> Option<usize> {
+    let mut used = 0;
+    if steps(matcher, &mut used).is_some() {
+        return Some(used);
+    }
+    matcher.rollback(used).expect("rollback");
+    None
+}
+
 /// Writes `value` (objects' members in some order the grammar takes); the
 /// tokens consumed, or `None` with nothing consumed.
 fn write(matcher: &mut Matcher, value: &Value, budget: &mut usize) -> Option<usize> {
     match value {
-        Value::Object(members) => {
-            let open = consume(matcher, "{")?;
+        Value::Object(members) => all_or_nothing(matcher, |matcher, used| {
+            *used += consume(matcher, "{")?;
             let mut left: Vec<(&String, &Value)> = members.iter().collect();
-            match place(matcher, &mut left, true, budget) {
-                Some(rest) => Some(open + rest),
-                None => {
-                    matcher.rollback(open).expect("rollback");
-                    None
-                }
-            }
-        }
-        Value::Array(items) => {
-            let mut used = consume(matcher, "[")?;
+            *used += place(matcher, &mut left, true, budget)?;
+            Some(())
+        }),
+        Value::Array(items) => all_or_nothing(matcher, |matcher, used| {
+            *used += consume(matcher, "[")?;
             for (i, item) in items.iter().enumerate() {
-                let comma = if i == 0 {
-                    Some(0)
-                } else {
-                    consume(matcher, ",")
-                };
-                let step = comma.and_then(|comma| match write(matcher, item, budget) {
-                    Some(n) => Some(comma + n),
-                    None => {
-                        matcher.rollback(comma).expect("rollback");
-                        None
-                    }
-                });
-                match step {
-                    Some(n) => used += n,
-                    None => {
-                        matcher.rollback(used).expect("rollback");
-                        return None;
-                    }
+                if i > 0 {
+                    *used += consume(matcher, ",")?;
                 }
+                *used += write(matcher, item, budget)?;
             }
-            match consume(matcher, "]") {
-                Some(close) => Some(used + close),
-                None => {
-                    matcher.rollback(used).expect("rollback");
-                    None
-                }
-            }
-        }
+            *used += consume(matcher, "]")?;
+            Some(())
+        }),
         scalar => consume(matcher, &scalar.to_string()),
     }
+}
+
+/// Writes one member (its name, after a comma where one is due, and its
+/// value); the tokens consumed, or `None` with nothing consumed.
+fn member(
+    matcher: &mut Matcher,
+    (name, value): (&String, &Value),
+    comma: &str,
+    budget: &mut usize,
+) -> Option<usize> {
+    all_or_nothing(matcher, |matcher, used| {
+        *used += consume(matcher, &head(name, comma))?;
+        *used += write(matcher, value, budget)?;
+        Some(())
+    })
+}
+
+/// A member's name as written before its value.
+fn head(name: &str, comma: &str) -> String {
+    format!("{comma}{}:", Value::String(name.to_owned()))
+}
+
+/// Whether the engine takes `text` next; it is left as it was.
+fn takes(matcher: &mut Matcher, text: &str) -> bool {
+    consume(matcher, text)
+        .map(|n| matcher.rollback(n).expect("rollback"))
+        .is_some()
 }
 
 /// Places the members `left` of an object whose `{` is written (`first`:
@@ -163,20 +180,8 @@ fn place(
         return consume(matcher, "}");
     }
     let comma = if first { "" } else { "," };
-    let head = |name: &String, comma: &str| format!("{comma}{}:", Value::String(name.clone()));
-    // Whether `name` may come next, the engine left as it was.
-    let takes = |matcher: &mut Matcher, name: &String, comma: &str| match consume(
-        matcher,
-        &head(name, comma),
-    ) {
-        Some(n) => {
-            matcher.rollback(n).expect("rollback");
-            true
-        }
-        None => false,
-    };
     let now: Vec<usize> = (0..left.len())
-        .filter(|&i| takes(matcher, left[i].0, comma))
+        .filter(|&i| takes(matcher, &head(left[i].0, comma)))
         .collect();
     let mut tries: Vec<(usize, usize)> = Vec::new();
     for &i in &now {
@@ -184,18 +189,12 @@ fn place(
             return None;
         }
         *budget -= 1;
-        let (name, value) = left[i];
-        let Some(written) = consume(matcher, &head(name, comma)).and_then(|h| {
-            write(matcher, value, budget).map(|b| h + b).or_else(|| {
-                matcher.rollback(h).expect("rollback");
-                None
-            })
-        }) else {
+        let Some(written) = member(matcher, left[i], comma, budget) else {
             continue;
         };
         let still = now
             .iter()
-            .filter(|&&j| j != i && takes(matcher, left[j].0, ","))
+            .filter(|&&j| j != i && takes(matcher, &head(left[j].0, ",")))
             .count();
         matcher.rollback(written).expect("rollback");
         tries.push((i, still));
@@ -207,21 +206,16 @@ fn place(
             return None;
         }
         *budget -= 1;
-        let (name, value) = left[i];
-        let Some(h) = consume(matcher, &head(name, comma)) else {
+        // Written before: `None` only where the budget ran out.
+        let Some(written) = member(matcher, left[i], comma, budget) else {
             continue;
         };
-        let Some(b) = write(matcher, value, budget) else {
-            // Only where the budget ran out: it was written before.
-            matcher.rollback(h).expect("rollback");
-            continue;
-        };
-        let member = left.remove(i);
+        let placed = left.remove(i);
         if let Some(rest) = place(matcher, left, false, budget) {
-            return Some(h + b + rest);
+            return Some(written + rest);
         }
-        left.insert(i, member);
-        matcher.rollback(h + b).expect("rollback");
+        left.insert(i, placed);
+        matcher.rollback(written).expect("rollback");
     }
     None
 }

@@ -157,7 +157,10 @@ fn ours_alone(keyword: &str) -> bool {
 }
 
 /// Calls `each` on `schema` and every schema in it (not on property names,
-/// nor inside `enum` or `const` values).
+/// nor inside `enum` or `const` values). schemars' `transform_subschemas`
+/// would do, but it skips `dependentSchemas` and the `unevaluated*`
+/// keywords, where the derive writes our keywords too; the crate's own
+/// walks (`closing`, `untagged`) are private and read only.
 fn walk_schemas(schema: &mut Value, each: &mut dyn FnMut(&mut serde_json::Map<String, Value>)) {
     let Value::Object(map) = schema else {
         return;
