@@ -9,15 +9,21 @@
 //! verdict for each, in order, and a line with none gets one verdict saying
 //! `"calls": 0`.
 //!
-//! A verdict is `{"line", "entry"?, "choice"?, "id"?, "tool"?, "ok": true,
+//! A verdict is `{"file"?, "line", "entry"?, "choice"?, "id"?, "tool"?, "ok": true,
 //! "repairs": [...]}` or `{..., "ok": false, "error": <the rejection>,
 //! "message": <what to tell the model>}`, where the rejection is the
 //! library's own serialized [`Rejection`]: its kind (`syntax`,
 //! `unknown_tool`, `invalid_arguments`) and, for invalid arguments, every
-//! violation's pointer, keyword, expected, found and message.
+//! violation's pointer, keyword, expected, found and message. `file` is set
+//! when several input files were given. A line that holds no JSON value
+//! (blank, not UTF-8, over `--max-bytes`) gets a `syntax` rejection.
+//!
+//! At the end, unless `--quiet`, one line on stderr sums the run up:
+//! `toolargs check: 4 lines, 5 calls, 1 repaired, 2 rejected, 1 error`,
+//! where an error is a line that holds no readable call at all.
 
 use crate::fatal::Fatal;
-use crate::lines::{self, Body, Line, LineArgs, Process};
+use crate::lines::{self, Line, LineArgs, Process, Tally};
 use crate::tools_file::Source;
 use serde::Serialize;
 use toolargs::call::{self, Arguments, ToolCall, WireFormat};
@@ -47,6 +53,9 @@ pub struct CheckArgs {
     /// is skipped without being read into memory and gets a rejected verdict.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BYTES)]
     pub max_bytes: usize,
+    /// Print no summary on standard error at the end.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
     #[command(flatten)]
     pub lines: LineArgs,
 }
@@ -75,14 +84,30 @@ pub fn run(args: &CheckArgs, out: &mut dyn std::io::Write) -> Result<bool, Fatal
         single: args.source.schema.is_some().then(|| tools[0].name.clone()),
         options,
     };
-    let input = args.lines.open()?;
-    Ok(lines::run(
-        input,
-        args.max_bytes,
-        args.lines.threads(),
-        &process,
-        out,
-    )?)
+    let inputs = args.lines.inputs()?;
+    let tally = lines::run(&inputs, args.max_bytes, args.lines.threads(), &process, out)?;
+    if !args.quiet {
+        // After the verdicts, also where both streams share one pipe.
+        out.flush()?;
+        eprintln!("toolargs check: {}", summary(&tally));
+    }
+    Ok(tally.all_ok())
+}
+
+/// The run in one line: `3 lines, 4 calls, 1 repaired, 2 rejected, 0
+/// errors` (errors: lines that hold no readable call at all).
+fn summary(tally: &Tally) -> String {
+    format!(
+        "{} {}, {} {}, {} repaired, {} rejected, {} {}",
+        tally.lines,
+        if tally.lines == 1 { "line" } else { "lines" },
+        tally.calls,
+        if tally.calls == 1 { "call" } else { "calls" },
+        tally.repaired,
+        tally.rejected,
+        tally.errors,
+        if tally.errors == 1 { "error" } else { "errors" },
+    )
 }
 
 struct Check {
@@ -94,6 +119,9 @@ struct Check {
 /// One verdict line.
 #[derive(Serialize, Default)]
 struct Verdict<'a> {
+    /// The input file, when several were given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
     line: usize,
     /// Pointer to the call in the line's envelope.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -118,21 +146,18 @@ struct Verdict<'a> {
 }
 
 impl Process for Check {
-    fn line(&self, line: &Line<'_>, out: &mut Vec<u8>) -> bool {
-        let ending = line.ending.bytes();
+    fn line(&self, line: &Line<'_>, out: &mut Vec<u8>, tally: &mut Tally) {
         let kind = if self.single.is_some() {
             SyntaxKind::Arguments
         } else {
             SyntaxKind::Envelope
         };
-        let text = match &line.body {
-            Body::Text(bytes) => std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}")),
-            Body::TooLarge { bytes } => Err(match self.options.check_size(*bytes) {
-                Err(e) => e.to_string(),
-                Ok(()) => "longer than the limit".to_owned(),
-            }),
+        let here = Verdict {
+            file: line.file,
+            line: line.number,
+            ..Verdict::default()
         };
-        let text = match text {
+        let text = match line.text(&self.options) {
             Ok(text) => text,
             Err(message) => {
                 let rejection = Rejection::Syntax(SyntaxError {
@@ -142,7 +167,8 @@ impl Process for Check {
                     pointer: None,
                     message,
                 });
-                return rejected(Verdict::default(), line.number, &rejection, ending, out);
+                tally.errors += 1;
+                return rejected(here, &rejection, line, out);
             }
         };
         if let Some(name) = &self.single {
@@ -152,34 +178,33 @@ impl Process for Check {
                 arguments: Arguments::Text(text.to_owned()),
                 format: WireFormat::Plain,
             };
-            return self.verdict(Verdict::default(), line.number, call, ending, out);
+            return self.verdict(here, call, line, out, tally);
         }
         let read = match call::read(text) {
             Ok(read) => read,
             Err(e) => {
-                let rejection = Rejection::Syntax(e);
-                return rejected(Verdict::default(), line.number, &rejection, ending, out);
+                tally.errors += 1;
+                return rejected(here, &Rejection::Syntax(e), line, out);
             }
         };
         if read.entries.is_empty() {
             let verdict = Verdict {
-                line: line.number,
                 calls: Some(0),
                 ok: true,
-                ..Verdict::default()
+                ..here
             };
-            write(&verdict, ending, out);
-            return true;
+            return write(&verdict, line, out);
         }
-        let mut all_ok = true;
         for entry in read.entries {
             let at = Verdict {
+                file: line.file,
+                line: line.number,
                 entry: Some(&entry.pointer),
                 choice: entry.choice,
                 ..Verdict::default()
             };
-            all_ok &= match entry.call {
-                Ok(call) => self.verdict(at, line.number, call, ending, out),
+            match entry.call {
+                Ok(call) => self.verdict(at, call, line, out, tally),
                 Err(unreadable) => {
                     let at = Verdict {
                         id: unreadable.id.as_deref(),
@@ -187,11 +212,12 @@ impl Process for Check {
                         ..at
                     };
                     let rejection = Rejection::Syntax(SyntaxError::from(unreadable.clone()));
-                    rejected(at, line.number, &rejection, ending, out)
+                    tally.calls += 1;
+                    tally.rejected += 1;
+                    rejected(at, &rejection, line, out);
                 }
-            };
+            }
         }
-        all_ok
     }
 }
 
@@ -200,67 +226,62 @@ impl Check {
     fn verdict(
         &self,
         at: Verdict<'_>,
-        number: usize,
         call: ToolCall,
-        ending: &[u8],
+        line: &Line<'_>,
         out: &mut Vec<u8>,
-    ) -> bool {
+        tally: &mut Tally,
+    ) {
         let (id, name) = (call.id.clone(), call.name.clone());
         let at = Verdict {
             id: id.as_deref(),
             tool: Some(&name),
             ..at
         };
+        tally.calls += 1;
         match self.toolbox.check(&(), call) {
             Ok(checked) => {
+                let repairs = &checked.report().repairs;
+                tally.repaired += u64::from(!repairs.is_empty());
                 let verdict = Verdict {
-                    line: number,
                     ok: true,
-                    repairs: Some(&checked.report().repairs),
+                    repairs: Some(repairs),
                     ..at
                 };
-                write(&verdict, ending, out);
-                true
+                write(&verdict, line, out);
             }
-            Err(CallError::Rejected(rejection)) => rejected(at, number, &rejection, ending, out),
+            Err(CallError::Rejected(rejection)) => {
+                tally.rejected += 1;
+                rejected(at, &rejection, line, out);
+            }
             // No policy is installed, so nothing is held for approval and no
             // body runs; should that change, the call did not pass.
             Err(other) => {
+                tally.rejected += 1;
                 let verdict = Verdict {
-                    line: number,
                     message: Some(other.model_message()),
                     ..at
                 };
-                write(&verdict, ending, out);
-                false
+                write(&verdict, line, out);
             }
         }
     }
 }
 
-fn rejected(
-    at: Verdict<'_>,
-    number: usize,
-    rejection: &Rejection,
-    ending: &[u8],
-    out: &mut Vec<u8>,
-) -> bool {
+fn rejected(at: Verdict<'_>, rejection: &Rejection, line: &Line<'_>, out: &mut Vec<u8>) {
     let verdict = Verdict {
-        line: number,
         ok: false,
         error: Some(rejection),
         message: Some(rejection.model_message()),
         ..at
     };
-    write(&verdict, ending, out);
-    false
+    write(&verdict, line, out);
 }
 
-fn write(verdict: &Verdict<'_>, ending: &[u8], out: &mut Vec<u8>) {
+fn write(verdict: &Verdict<'_>, line: &Line<'_>, out: &mut Vec<u8>) {
     // A verdict holds strings, numbers and the library's own serializable
     // types: writing it into memory cannot fail.
     if serde_json::to_writer(&mut *out, verdict).is_err() {
         out.extend_from_slice(b"{\"ok\":false}");
     }
-    out.extend_from_slice(ending);
+    out.extend_from_slice(line.ending.bytes());
 }

@@ -9,10 +9,15 @@
 //! * `--cases`: each line is `{"id"?, "schema", "arguments", "options"?}`
 //!   (other keys ignored); the output is `{"id": ..., "arguments": ...,
 //!   "repairs": [...]}` (plus `"repairs_omitted": K` when `--max-repairs`
-//!   cut the list) or `{"id": ..., "error": "line N: ..."}`.
+//!   cut the list) or `{"id": ..., "error": "line N: ..."}`. A line that is
+//!   not a JSON object (an array too, which serde's derive would read as
+//!   the fields in order) is an error line.
+//!
+//! A blank line is an error line in both modes. With several input files,
+//! messages say `FILE: line N: ...`.
 
 use crate::fatal::Fatal;
-use crate::lines::{self, Body, Line, LineArgs, Process};
+use crate::lines::{self, Line, LineArgs, Process, Tally};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -97,15 +102,13 @@ pub fn run(args: &NormalizeArgs, name: &'static str, out: &mut dyn Write) -> Res
         max_repairs: args.max_repairs,
         name,
     };
-    let input = args.lines.open()?;
-    Ok(lines::run(
-        input,
-        args.max_bytes,
-        args.lines.threads(),
-        &process,
-        out,
-    )?)
+    let inputs = args.lines.inputs()?;
+    let tally = lines::run(&inputs, args.max_bytes, args.lines.threads(), &process, out)?;
+    Ok(tally.all_ok())
 }
+
+/// A line answered with an error line (already written).
+struct ErrorLine;
 
 enum Mode {
     Schema(Box<Normalizer>),
@@ -123,38 +126,37 @@ struct Normalize {
 }
 
 impl Process for Normalize {
-    fn line(&self, line: &Line<'_>, out: &mut Vec<u8>) -> bool {
-        let n = line.number;
-        let text = match &line.body {
-            Body::Text(bytes) => {
-                std::str::from_utf8(bytes).map_err(|e| format!("line {n}: not UTF-8: {e}"))
-            }
-            Body::TooLarge { bytes } => Err(match self.options.check_size(*bytes) {
-                Err(e) => format!("line {n}: {e}"),
-                Ok(()) => format!("line {n}: longer than the limit"),
-            }),
-        };
-        let ok = match (&self.mode, text) {
-            (Mode::Schema(normalizer), Ok(text)) => match normalize_text(normalizer, text, n) {
-                Ok((spliced, _)) => {
-                    out.extend_from_slice(spliced.as_bytes());
-                    true
+    fn line(&self, line: &Line<'_>, out: &mut Vec<u8>, tally: &mut Tally) {
+        let place = line.place();
+        let text = line
+            .text(&self.options)
+            .map_err(|message| format!("{place}: {message}"));
+        let outcome = match (&self.mode, text) {
+            (Mode::Schema(normalizer), Ok(text)) => {
+                match normalize_text(normalizer, text, &place) {
+                    Ok((spliced, report)) => {
+                        out.extend_from_slice(spliced.as_bytes());
+                        Ok(!report.is_clean())
+                    }
+                    Err(message) => Err(self.error_line(None, &message, out)),
                 }
-                Err(message) => self.error_line(None, &message, out),
-            },
-            (Mode::Schema(_), Err(message)) => self.error_line(None, &message, out),
-            (Mode::Cases, Ok(text)) => self.case_line(text, n, out),
-            (Mode::Cases, Err(message)) => self.error_line(Some("null"), &message, out),
+            }
+            (Mode::Schema(_), Err(message)) => Err(self.error_line(None, &message, out)),
+            (Mode::Cases, Ok(text)) => self.case_line(text, &place, out),
+            (Mode::Cases, Err(message)) => Err(self.error_line(Some("null"), &message, out)),
         };
+        match outcome {
+            Ok(repaired) => tally.repaired += u64::from(repaired),
+            Err(ErrorLine) => tally.errors += 1,
+        }
         out.extend_from_slice(line.ending.bytes());
-        ok
     }
 }
 
 impl Normalize {
     /// `{"error": ...}` (`--schema`) or `{"id": ..., "error": ...}`
-    /// (`--cases`), and the message on stderr; always `false`.
-    fn error_line(&self, id: Option<&str>, message: &str, out: &mut Vec<u8>) -> bool {
+    /// (`--cases`), and the message on stderr.
+    fn error_line(&self, id: Option<&str>, message: &str, out: &mut Vec<u8>) -> ErrorLine {
         eprintln!("{}: {message}", self.name);
         let message = Value::String(message.to_owned());
         match id {
@@ -163,13 +165,13 @@ impl Normalize {
                 out.extend_from_slice(format!("{{\"id\":{id},\"error\":{message}}}").as_bytes());
             }
         }
-        false
+        ErrorLine
     }
 
-    /// One `--cases` line: always produces an output line; `false` when it is
-    /// an error line.
-    fn case_line(&self, line: &str, n: usize, out: &mut Vec<u8>) -> bool {
-        let parsed = parse_case(line, n);
+    /// One `--cases` line: always produces an output line; whether a repair
+    /// was made, or `Err` when it is an error line.
+    fn case_line(&self, line: &str, place: &str, out: &mut Vec<u8>) -> Result<bool, ErrorLine> {
+        let parsed = parse_case(line, place);
         let id = match &parsed {
             Ok(case) => case.id.map(|raw| raw.get().to_owned()),
             // The line may still be JSON with an `id` (a case with a bad field).
@@ -178,7 +180,7 @@ impl Normalize {
                 .and_then(|value| value.get("id").map(Value::to_string)),
         }
         .unwrap_or_else(|| "null".to_owned());
-        match parsed.and_then(|case| self.run_case(&case, n)) {
+        match parsed.and_then(|case| self.run_case(&case, place)) {
             Ok((arguments, report)) => {
                 // Writing into memory cannot fail.
                 let _ = write!(out, "{{\"id\":{id},\"arguments\":{arguments},\"repairs\":");
@@ -197,22 +199,22 @@ impl Normalize {
                     out.extend_from_slice(format!(",\"repairs_omitted\":{omitted}").as_bytes());
                 }
                 out.push(b'}');
-                true
+                Ok(!report.is_clean())
             }
-            Err(message) => self.error_line(Some(&id), &message, out),
+            Err(message) => Err(self.error_line(Some(&id), &message, out)),
         }
     }
 
     /// Normalizes a case's arguments; returns the arguments text and the
     /// report.
-    fn run_case<'c>(&self, case: &Case<'c>, n: usize) -> Result<(Cow<'c, str>, Report), String> {
+    fn run_case<'c>(&self, case: &Case<'c>, place: &str) -> Result<(Cow<'c, str>, Report), String> {
         let schema = case
             .schema
             .as_ref()
-            .ok_or_else(|| format!("line {n}: the case has no `schema`"))?;
+            .ok_or_else(|| format!("{place}: the case has no `schema`"))?;
         let arguments = case
             .arguments
-            .ok_or_else(|| format!("line {n}: the case has no `arguments`"))?;
+            .ok_or_else(|| format!("{place}: the case has no `arguments`"))?;
         let mut options = self.options;
         if let Some(o) = &case.options {
             if let Some(mode) = o.entities {
@@ -223,9 +225,9 @@ impl Normalize {
             }
         }
         let normalizer = Normalizer::compile(schema)
-            .map_err(|e| format!("line {n}: schema does not compile: {e}"))?
+            .map_err(|e| format!("{place}: schema does not compile: {e}"))?
             .with_options(options);
-        normalize_text(&normalizer, arguments.get(), n)
+        normalize_text(&normalizer, arguments.get(), place)
     }
 }
 
@@ -234,7 +236,7 @@ impl Normalize {
 fn normalize_text<'t>(
     normalizer: &Normalizer,
     text: &'t str,
-    n: usize,
+    place: &str,
 ) -> Result<(Cow<'t, str>, Report), String> {
     // The scan that bounds the nesting may prove that no repair can apply:
     // the line is then written as it came once it is known to be JSON, and
@@ -243,15 +245,15 @@ fn normalize_text<'t>(
     if !facts.may_need_repair {
         return match json_text::check_with_facts(text, facts, MAX_DEPTH) {
             Ok(()) => Ok((Cow::Borrowed(text), Report::default())),
-            Err(e) => Err(format!("line {n}: not JSON: {e}")),
+            Err(e) => Err(format!("{place}: not JSON: {e}")),
         };
     }
     let mut value = json_text::from_str_with_facts(text, facts, MAX_DEPTH)
-        .map_err(|e| format!("line {n}: not JSON: {e}"))?;
+        .map_err(|e| format!("{place}: not JSON: {e}"))?;
     let report = normalizer
         .normalize(&mut value)
-        .map_err(|e| format!("line {n}: {e}"))?;
-    let spliced = splice(text, &value, &report).map_err(|e| format!("line {n}: {e}"));
+        .map_err(|e| format!("{place}: {e}"))?;
+    let spliced = splice(text, &value, &report).map_err(|e| format!("{place}: {e}"));
     // The value may nest as deep as the line (`toolargs::deep`).
     toolargs::deep::drop_value(value);
     Ok((Cow::Owned(spliced?), report))
@@ -279,16 +281,26 @@ struct CaseOptions {
     max_passes: Option<u32>,
 }
 
-fn parse_case(line: &str, n: usize) -> Result<Case<'_>, String> {
+fn parse_case<'a>(line: &'a str, place: &str) -> Result<Case<'a>, String> {
+    // serde's derive also reads a struct from a JSON array (its fields in
+    // order); a case is an object.
+    if line
+        .trim_start_matches([' ', '\t', '\r', '\n'])
+        .starts_with('[')
+    {
+        return Err(format!(
+            "{place}: not a case: a case is a JSON object, found an array"
+        ));
+    }
     let nesting = json_text::nesting(line);
     if nesting > MAX_DEPTH {
         return Err(format!(
-            "line {n}: nests {nesting} levels deep, more than {MAX_DEPTH}"
+            "{place}: nests {nesting} levels deep, more than {MAX_DEPTH}"
         ));
     }
     let mut de = serde_json::Deserializer::from_str(line);
     de.disable_recursion_limit();
     Case::deserialize(&mut de)
         .and_then(|case| de.end().map(|()| case))
-        .map_err(|e| format!("line {n}: not a case: {e}"))
+        .map_err(|e| format!("{place}: not a case: {e}"))
 }
