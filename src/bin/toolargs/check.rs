@@ -18,12 +18,13 @@
 
 use crate::fatal::Fatal;
 use crate::lines::{self, Body, Line, LineArgs, Process};
+use crate::stream_check;
 use crate::tools_file::Source;
 use serde::Serialize;
 use toolargs::call::{self, Arguments, ToolCall, WireFormat};
 use toolargs::export::Dialect;
 use toolargs::rejection::{CallError, Rejection, SyntaxError, SyntaxKind};
-use toolargs::toolbox::Toolbox;
+use toolargs::toolbox::{Checked, Toolbox};
 use toolargs::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, EntityMode, Options, Repair};
 
 /// Check JSON Lines of calls (or arguments) against a tools file (or a
@@ -47,6 +48,13 @@ pub struct CheckArgs {
     /// is skipped without being read into memory and gets a rejected verdict.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BYTES)]
     pub max_bytes: usize,
+    /// Read the input as ONE recorded streamed response (server-sent events
+    /// or one JSON event per line; OpenAI Chat chunks, Responses events or
+    /// Anthropic events) and check each call it assembles: one verdict per
+    /// call, when the call ends. A stream is read in order, so `--jobs` is
+    /// refused.
+    #[arg(long, conflicts_with = "jobs")]
+    pub stream: bool,
     #[command(flatten)]
     pub lines: LineArgs,
 }
@@ -76,6 +84,10 @@ pub fn run(args: &CheckArgs, out: &mut dyn std::io::Write) -> Result<bool, Fatal
         options,
     };
     let input = args.lines.open()?;
+    if args.stream {
+        let single = process.single.as_deref();
+        return stream_check::run(&process.toolbox, single, input, args.max_bytes, out);
+    }
     Ok(lines::run(
         input,
         args.max_bytes,
@@ -93,29 +105,46 @@ struct Check {
 
 /// One verdict line.
 #[derive(Serialize, Default)]
-struct Verdict<'a> {
-    line: usize,
+pub(crate) struct Verdict<'a> {
+    pub(crate) line: usize,
     /// Pointer to the call in the line's envelope.
     #[serde(skip_serializing_if = "Option::is_none")]
-    entry: Option<&'a str>,
+    pub(crate) entry: Option<&'a str>,
     /// The alternative (`choices` / `candidates` index) the call belongs to.
     #[serde(skip_serializing_if = "Option::is_none")]
-    choice: Option<usize>,
+    pub(crate) choice: Option<usize>,
+    /// With `--stream`: the provider's key for the call in its response.
     #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a str>,
+    pub(crate) index: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    tool: Option<&'a str>,
-    /// Set (to 0) only for a line that holds no call.
+    pub(crate) id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    calls: Option<usize>,
-    ok: bool,
+    pub(crate) tool: Option<&'a str>,
+    /// Set only for a line that is a streaming chunk or event.
     #[serde(skip_serializing_if = "Option::is_none")]
-    repairs: Option<&'a [Repair]>,
+    pub(crate) chunk: Option<bool>,
+    /// Set (to 0) only for a line (or, with `--stream`, a stream) that holds
+    /// no call.
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Rejection>,
+    pub(crate) calls: Option<usize>,
+    pub(crate) ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<String>,
+    pub(crate) repairs: Option<&'a [Repair]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<&'a Rejection>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) message: Option<String>,
+    /// For the person running the check, not the model: how to read a line
+    /// that belongs to a stream.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<&'static str>,
 }
+
+/// The note of a line that is a streaming chunk or event.
+const CHUNK_NOTE: &str =
+    "a streaming chunk or event: check the whole recorded stream with --stream";
+/// The note of a line that is a server-sent event field.
+const SSE_NOTE: &str = "a server-sent event line: check the whole recorded stream with --stream";
 
 impl Process for Check {
     fn line(&self, line: &Line<'_>, out: &mut Vec<u8>) -> bool {
@@ -156,12 +185,20 @@ impl Process for Check {
         }
         let read = match call::read(text) {
             Ok(read) => read,
+            Err(_) if stream_check::is_chunk(text) => return chunk(line.number, ending, out),
             Err(e) => {
                 let rejection = Rejection::Syntax(e);
-                return rejected(Verdict::default(), line.number, &rejection, ending, out);
+                let at = Verdict {
+                    note: stream_check::is_sse_line(text).then_some(SSE_NOTE),
+                    ..Verdict::default()
+                };
+                return rejected(at, line.number, &rejection, ending, out);
             }
         };
         if read.entries.is_empty() {
+            if stream_check::is_chunk(text) {
+                return chunk(line.number, ending, out);
+            }
             let verdict = Verdict {
                 line: line.number,
                 calls: Some(0),
@@ -211,34 +248,60 @@ impl Check {
             tool: Some(&name),
             ..at
         };
-        match self.toolbox.check(&(), call) {
-            Ok(checked) => {
-                let verdict = Verdict {
-                    line: number,
-                    ok: true,
-                    repairs: Some(&checked.report().repairs),
-                    ..at
-                };
-                write(&verdict, ending, out);
-                true
-            }
-            Err(CallError::Rejected(rejection)) => rejected(at, number, &rejection, ending, out),
-            // No policy is installed, so nothing is held for approval and no
-            // body runs; should that change, the call did not pass.
-            Err(other) => {
-                let verdict = Verdict {
-                    line: number,
-                    message: Some(other.model_message()),
-                    ..at
-                };
-                write(&verdict, ending, out);
-                false
-            }
+        outcome(at, number, self.toolbox.check(&(), call), ending, out)
+    }
+}
+
+/// Writes the verdict of a checked call; `false` when it did not pass.
+pub(crate) fn outcome(
+    at: Verdict<'_>,
+    number: usize,
+    result: Result<Checked<'_>, CallError>,
+    ending: &[u8],
+    out: &mut Vec<u8>,
+) -> bool {
+    match result {
+        Ok(checked) => {
+            let verdict = Verdict {
+                line: number,
+                ok: true,
+                repairs: Some(&checked.report().repairs),
+                ..at
+            };
+            write(&verdict, ending, out);
+            true
+        }
+        Err(CallError::Rejected(rejection)) => rejected(at, number, &rejection, ending, out),
+        // No policy is installed, so nothing is held for approval and no
+        // body runs; should that change, the call did not pass.
+        Err(other) => {
+            let verdict = Verdict {
+                line: number,
+                message: Some(other.model_message()),
+                ..at
+            };
+            write(&verdict, ending, out);
+            false
         }
     }
 }
 
-fn rejected(
+/// A line that is one chunk or event of a stream: it holds no whole call,
+/// and is no error either (the stream as a whole is what `--stream` checks).
+fn chunk(number: usize, ending: &[u8], out: &mut Vec<u8>) -> bool {
+    let verdict = Verdict {
+        line: number,
+        chunk: Some(true),
+        calls: Some(0),
+        ok: true,
+        note: Some(CHUNK_NOTE),
+        ..Verdict::default()
+    };
+    write(&verdict, ending, out);
+    true
+}
+
+pub(crate) fn rejected(
     at: Verdict<'_>,
     number: usize,
     rejection: &Rejection,
@@ -256,7 +319,7 @@ fn rejected(
     false
 }
 
-fn write(verdict: &Verdict<'_>, ending: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn write(verdict: &Verdict<'_>, ending: &[u8], out: &mut Vec<u8>) {
     // A verdict holds strings, numbers and the library's own serializable
     // types: writing it into memory cannot fail.
     if serde_json::to_writer(&mut *out, verdict).is_err() {
