@@ -15,6 +15,38 @@
 //! library's own serialized [`Rejection`]: its kind (`syntax`,
 //! `unknown_tool`, `invalid_arguments`) and, for invalid arguments, every
 //! violation's pointer, keyword, expected, found and message.
+//!
+//! **Streamed responses.** With `--tools`, a line that holds no call and is
+//! one chunk or event of a stream (OpenAI Chat `chat.completion.chunk`, a
+//! Responses `response.*` event, an Anthropic `message_start`,
+//! `content_block_*`, `message_delta`, `message_stop`, `ping` or `error`
+//! event) gets `{"line", "chunk": true, "calls": 0, "ok": true, "note"}`: no
+//! call is in it to reject, and the note says to check the whole stream with
+//! `--stream`. A server-sent event line (`data: ...`, `event: ...`) is not
+//! JSON and is rejected as before, with the same kind of note (`message`,
+//! for the model, is unchanged). With `--schema` a line is arguments, whatever
+//! members it holds, so no line is a chunk.
+//!
+//! `--stream` reads the input as ONE recorded streamed response
+//! (module `stream_check`): server-sent events as the provider sent them,
+//! or one event's JSON per line, told apart by the first non-blank line; the
+//! provider by the first event. The calls are assembled by the library's
+//! stream readers and engine, and each gets, when it ends, the verdict the
+//! default mode gives the whole call, at the line of the event that ended it
+//! and with its `"index"` in the response (and `"choice"` for a chat
+//! completion: one streamed with `n > 1` is read one choice at a time, its
+//! choices never mixed). Calls the recording leaves open are ended and
+//! checked at its last line, in the order they opened; a stream without a
+//! call gets one `{"line", "calls": 0, "ok": true}`. An event that breaks
+//! the stream's format (not JSON, a member missing, a delta for a call never
+//! opened, an error the provider streamed) gets one rejected verdict at its
+//! line, with a `syntax` rejection saying what is wrong, and ends the check:
+//! the events after it are not read. With `--schema`, every call is checked
+//! as a call to the one tool, whatever name it streamed. A stream is read in
+//! order, so `--stream` refuses `--jobs`.
+//!
+//! The exit status counts both modes alike: 1 when a call was rejected or
+//! a line (or stream) was in error.
 
 use crate::fatal::Fatal;
 use crate::lines::{self, Body, Line, LineArgs, Process};
@@ -48,11 +80,12 @@ pub struct CheckArgs {
     /// is skipped without being read into memory and gets a rejected verdict.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BYTES)]
     pub max_bytes: usize,
-    /// Read the input as ONE recorded streamed response (server-sent events
-    /// or one JSON event per line; OpenAI Chat chunks, Responses events or
-    /// Anthropic events) and check each call it assembles: one verdict per
-    /// call, when the call ends. A stream is read in order, so `--jobs` is
-    /// refused.
+    /// Read the input as ONE recorded streamed response (server-sent events,
+    /// or one event's JSON per line; OpenAI Chat chunks, Responses or
+    /// Anthropic events, told by the first event) and check each call it
+    /// assembles: one verdict per call, when it ends, with its `index`, as
+    /// the whole call would get. Without it, a line that is one chunk or
+    /// event gets `"chunk": true`. Refuses --jobs (a stream is read in order).
     #[arg(long, conflicts_with = "jobs")]
     pub stream: bool,
     #[command(flatten)]

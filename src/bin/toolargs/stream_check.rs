@@ -254,23 +254,34 @@ impl<'s, 't> Replay<'s, 't> {
         // Parsed once here for every reader (and to tell the format); text
         // this parser refuses goes to the readers as text, so that what is
         // wrong with it is said in the library's words.
-        let parsed = serde_json::from_str::<Value>(data).ok();
+        let parsed = serde_json::from_str::<Value>(data);
         if self.reading.is_none() {
-            let Some(format) = parsed.as_ref().and_then(first_event_format) else {
-                let message = match &parsed {
-                    None if data.trim() == "[DONE]" => {
-                        "the stream ends ([DONE]) before its first event".to_owned()
-                    }
-                    None => match serde_json::from_str::<Value>(data) {
-                        Err(e) => format!("the first event is not JSON: {e}"),
-                        Ok(_) => "the first event is not JSON".to_owned(),
-                    },
-                    Some(_) => "the first event is not an event of a known stream \
-                         (OpenAI Chat `chat.completion.chunk`, OpenAI Responses `response.*`, \
-                         Anthropic `message_start` ...)"
-                        .to_owned(),
-                };
-                return self.fail(number, error(SyntaxKind::Shape, message), ending, out);
+            let rejection = match &parsed {
+                Ok(event) => match first_event_format(event) {
+                    Some(format) => Ok(format),
+                    None => Err(error(
+                        SyntaxKind::Shape,
+                        "the first event is of no known stream (OpenAI Chat \
+                         `chat.completion.chunk`, OpenAI Responses `response.*`, Anthropic \
+                         `message_start` ...)"
+                            .to_owned(),
+                    )),
+                },
+                Err(_) if data.trim() == "[DONE]" => Err(error(
+                    SyntaxKind::Shape,
+                    "the stream ends ([DONE]) before its first event".to_owned(),
+                )),
+                Err(e) => Err(Rejection::Syntax(SyntaxError {
+                    kind: SyntaxKind::Envelope,
+                    line: Some(e.line()),
+                    column: Some(e.column()),
+                    pointer: None,
+                    message: format!("the first event is not JSON: {e}"),
+                })),
+            };
+            let format = match rejection {
+                Ok(format) => format,
+                Err(rejection) => return self.fail(number, rejection, ending, out),
             };
             let first = match format {
                 StreamFormat::OpenAiChat => Some(0),
@@ -282,6 +293,7 @@ impl<'s, 't> Replay<'s, 't> {
                 choices: vec![choice],
             });
         }
+        let parsed = parsed.ok();
         if let Some(Value::Object(chunk)) = &parsed {
             self.open_choices(chunk);
         }
@@ -308,7 +320,7 @@ impl<'s, 't> Replay<'s, 't> {
             }
         }
         match failure {
-            Some(e) => self.fail(number, wire_rejection(&e), ending, out) && all_ok,
+            Some(e) => self.fail(number, wire_rejection(&e), ending, out),
             None => all_ok,
         }
     }
@@ -353,6 +365,7 @@ impl<'s, 't> Replay<'s, 't> {
 
     /// The stream broke its format at line `number`: one error verdict, and
     /// the rest of the input is not read (the reader cannot trust it).
+    /// Always `false`: the run did not pass.
     fn fail(
         &mut self,
         number: usize,
