@@ -20,16 +20,51 @@
 //!
 //! At the end, unless `--quiet`, one line on stderr sums the run up:
 //! `toolargs check: 4 lines, 5 calls, 1 repaired, 2 rejected, 1 error`,
-//! where an error is a line that holds no readable call at all.
+//! where an error is a line that holds no readable call at all (with
+//! `--stream`, a stream that breaks its format).
+//!
+//!
+//! **Streamed responses.** With `--tools`, a line that holds no call and is
+//! one chunk or event of a stream (OpenAI Chat `chat.completion.chunk`, a
+//! Responses `response.*` event, an Anthropic `message_start`,
+//! `content_block_*`, `message_delta`, `message_stop`, `ping` or `error`
+//! event) gets `{"line", "chunk": true, "calls": 0, "ok": true, "note"}`: no
+//! call is in it to reject, and the note says to check the whole stream with
+//! `--stream`. A server-sent event line (`data: ...`, `event: ...`) is not
+//! JSON and is rejected as before, with the same kind of note (`message`,
+//! for the model, is unchanged). With `--schema` a line is arguments, whatever
+//! members it holds, so no line is a chunk.
+//!
+//! `--stream` reads the input as ONE recorded streamed response
+//! (module `stream_check`): server-sent events as the provider sent them,
+//! or one event's JSON per line, told apart by the first non-blank line; the
+//! provider by the first event. The calls are assembled by the library's
+//! stream readers and engine, and each gets, when it ends, the verdict the
+//! default mode gives the whole call, at the line of the event that ended it
+//! and with its `"index"` in the response (and `"choice"` for a chat
+//! completion: one streamed with `n > 1` is read one choice at a time, its
+//! choices never mixed). Calls the recording leaves open are ended and
+//! checked at its last line, in the order they opened; a stream without a
+//! call gets one `{"line", "calls": 0, "ok": true}`. An event that breaks
+//! the stream's format (not JSON, a member missing, a delta for a call never
+//! opened, an error the provider streamed) gets one rejected verdict at its
+//! line, with a `syntax` rejection saying what is wrong, and ends the check:
+//! the events after it are not read. With `--schema`, every call is checked
+//! as a call to the one tool, whatever name it streamed. A stream is read in
+//! order, so `--stream` refuses `--jobs`.
+//!
+//! The exit status counts both modes alike: 1 when a call was rejected or
+//! a line (or stream) was in error.
 
 use crate::fatal::Fatal;
 use crate::lines::{self, Line, LineArgs, Process, Tally};
+use crate::stream_check;
 use crate::tools_file::Source;
 use serde::Serialize;
 use toolargs::call::{self, Arguments, ToolCall, WireFormat};
 use toolargs::export::Dialect;
 use toolargs::rejection::{CallError, Rejection, SyntaxError, SyntaxKind};
-use toolargs::toolbox::Toolbox;
+use toolargs::toolbox::{Checked, Toolbox};
 use toolargs::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, EntityMode, Options, Repair};
 
 /// Check JSON Lines of calls (or arguments) against a tools file (or a
@@ -56,6 +91,14 @@ pub struct CheckArgs {
     /// Print no summary on standard error at the end.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Read the input as ONE recorded streamed response (server-sent events,
+    /// or one event's JSON per line; OpenAI Chat chunks, Responses or
+    /// Anthropic events, told by the first event) and check each call it
+    /// assembles: one verdict per call, when it ends, with its `index`, as
+    /// the whole call would get. Without it, a line that is one chunk or
+    /// event gets `"chunk": true`. Refuses --jobs (a stream is read in order).
+    #[arg(long, conflicts_with = "jobs")]
+    pub stream: bool,
     #[command(flatten)]
     pub lines: LineArgs,
 }
@@ -85,7 +128,12 @@ pub fn run(args: &CheckArgs, out: &mut dyn std::io::Write) -> Result<bool, Fatal
         options,
     };
     let inputs = args.lines.inputs()?;
-    let tally = lines::run(&inputs, args.max_bytes, args.lines.threads(), &process, out)?;
+    let tally = if args.stream {
+        let single = process.single.as_deref();
+        stream_check::run(&process.toolbox, single, &inputs, args.max_bytes, out)?
+    } else {
+        lines::run(&inputs, args.max_bytes, args.lines.threads(), &process, out)?
+    };
     if !args.quiet {
         // After the verdicts, also where both streams share one pipe.
         out.flush()?;
@@ -95,7 +143,8 @@ pub fn run(args: &CheckArgs, out: &mut dyn std::io::Write) -> Result<bool, Fatal
 }
 
 /// The run in one line: `3 lines, 4 calls, 1 repaired, 2 rejected, 0
-/// errors` (errors: lines that hold no readable call at all).
+/// errors` (errors: lines that hold no readable call at all, and streams
+/// that break their format).
 fn summary(tally: &Tally) -> String {
     format!(
         "{} {}, {} {}, {} repaired, {} rejected, {} {}",
@@ -118,32 +167,49 @@ struct Check {
 
 /// One verdict line.
 #[derive(Serialize, Default)]
-struct Verdict<'a> {
+pub(crate) struct Verdict<'a> {
     /// The input file, when several were given.
     #[serde(skip_serializing_if = "Option::is_none")]
-    file: Option<&'a str>,
-    line: usize,
+    pub(crate) file: Option<&'a str>,
+    pub(crate) line: usize,
     /// Pointer to the call in the line's envelope.
     #[serde(skip_serializing_if = "Option::is_none")]
-    entry: Option<&'a str>,
+    pub(crate) entry: Option<&'a str>,
     /// The alternative (`choices` / `candidates` index) the call belongs to.
     #[serde(skip_serializing_if = "Option::is_none")]
-    choice: Option<usize>,
+    pub(crate) choice: Option<usize>,
+    /// With `--stream`: the provider's key for the call in its response.
     #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a str>,
+    pub(crate) index: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    tool: Option<&'a str>,
-    /// Set (to 0) only for a line that holds no call.
+    pub(crate) id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    calls: Option<usize>,
-    ok: bool,
+    pub(crate) tool: Option<&'a str>,
+    /// Set only for a line that is a streaming chunk or event.
     #[serde(skip_serializing_if = "Option::is_none")]
-    repairs: Option<&'a [Repair]>,
+    pub(crate) chunk: Option<bool>,
+    /// Set (to 0) only for a line (or, with `--stream`, a stream) that holds
+    /// no call.
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Rejection>,
+    pub(crate) calls: Option<usize>,
+    pub(crate) ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<String>,
+    pub(crate) repairs: Option<&'a [Repair]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<&'a Rejection>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) message: Option<String>,
+    /// For the person running the check, not the model: how to read a line
+    /// that belongs to a stream.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<&'static str>,
 }
+
+/// The note of a line that is a streaming chunk or event.
+const CHUNK_NOTE: &str =
+    "a streaming chunk or event: check the whole recorded stream with --stream";
+/// The note of a line that is a server-sent event field.
+const SSE_NOTE: &str = "a server-sent event line: check the whole recorded stream with --stream";
 
 impl Process for Check {
     fn line(&self, line: &Line<'_>, out: &mut Vec<u8>, tally: &mut Tally) {
@@ -152,6 +218,7 @@ impl Process for Check {
         } else {
             SyntaxKind::Envelope
         };
+        let ending = line.ending.bytes();
         let here = Verdict {
             file: line.file,
             line: line.number,
@@ -168,7 +235,7 @@ impl Process for Check {
                     message,
                 });
                 tally.errors += 1;
-                return rejected(here, &rejection, line, out);
+                return rejected(here, line.number, &rejection, ending, out);
             }
         };
         if let Some(name) = &self.single {
@@ -182,18 +249,26 @@ impl Process for Check {
         }
         let read = match call::read(text) {
             Ok(read) => read,
+            Err(_) if stream_check::is_chunk(text) => return chunk(here, ending, out),
             Err(e) => {
                 tally.errors += 1;
-                return rejected(here, &Rejection::Syntax(e), line, out);
+                let at = Verdict {
+                    note: stream_check::is_sse_line(text).then_some(SSE_NOTE),
+                    ..here
+                };
+                return rejected(at, line.number, &Rejection::Syntax(e), ending, out);
             }
         };
         if read.entries.is_empty() {
+            if stream_check::is_chunk(text) {
+                return chunk(here, ending, out);
+            }
             let verdict = Verdict {
                 calls: Some(0),
                 ok: true,
                 ..here
             };
-            return write(&verdict, line, out);
+            return write(&verdict, ending, out);
         }
         for entry in read.entries {
             let at = Verdict {
@@ -214,7 +289,7 @@ impl Process for Check {
                     let rejection = Rejection::Syntax(SyntaxError::from(unreadable.clone()));
                     tally.calls += 1;
                     tally.rejected += 1;
-                    rejected(at, &rejection, line, out);
+                    rejected(at, line.number, &rejection, ending, out);
                 }
             }
         }
@@ -237,51 +312,87 @@ impl Check {
             tool: Some(&name),
             ..at
         };
-        tally.calls += 1;
-        match self.toolbox.check(&(), call) {
-            Ok(checked) => {
-                let repairs = &checked.report().repairs;
-                tally.repaired += u64::from(!repairs.is_empty());
-                let verdict = Verdict {
-                    ok: true,
-                    repairs: Some(repairs),
-                    ..at
-                };
-                write(&verdict, line, out);
-            }
-            Err(CallError::Rejected(rejection)) => {
-                tally.rejected += 1;
-                rejected(at, &rejection, line, out);
-            }
-            // No policy is installed, so nothing is held for approval and no
-            // body runs; should that change, the call did not pass.
-            Err(other) => {
-                tally.rejected += 1;
-                let verdict = Verdict {
-                    message: Some(other.model_message()),
-                    ..at
-                };
-                write(&verdict, line, out);
-            }
+        let result = self.toolbox.check(&(), call);
+        outcome(at, line.number, result, line.ending.bytes(), out, tally);
+    }
+}
+
+/// Writes the verdict of a checked call, and counts it.
+pub(crate) fn outcome(
+    at: Verdict<'_>,
+    number: usize,
+    result: Result<Checked<'_>, CallError>,
+    ending: &[u8],
+    out: &mut Vec<u8>,
+    tally: &mut Tally,
+) {
+    tally.calls += 1;
+    match result {
+        Ok(checked) => {
+            let repairs = &checked.report().repairs;
+            tally.repaired += u64::from(!repairs.is_empty());
+            let verdict = Verdict {
+                line: number,
+                ok: true,
+                repairs: Some(repairs),
+                ..at
+            };
+            write(&verdict, ending, out);
+        }
+        Err(CallError::Rejected(rejection)) => {
+            tally.rejected += 1;
+            rejected(at, number, &rejection, ending, out);
+        }
+        // No policy is installed, so nothing is held for approval and no
+        // body runs; should that change, the call did not pass.
+        Err(other) => {
+            tally.rejected += 1;
+            let verdict = Verdict {
+                line: number,
+                message: Some(other.model_message()),
+                ..at
+            };
+            write(&verdict, ending, out);
         }
     }
 }
 
-fn rejected(at: Verdict<'_>, rejection: &Rejection, line: &Line<'_>, out: &mut Vec<u8>) {
+/// A line that is one chunk or event of a stream: it holds no whole call,
+/// and is no error either (the stream as a whole is what `--stream` checks).
+fn chunk(at: Verdict<'_>, ending: &[u8], out: &mut Vec<u8>) {
     let verdict = Verdict {
+        chunk: Some(true),
+        calls: Some(0),
+        ok: true,
+        note: Some(CHUNK_NOTE),
+        ..at
+    };
+    write(&verdict, ending, out);
+}
+
+/// Writes a rejected verdict at line `number`.
+pub(crate) fn rejected(
+    at: Verdict<'_>,
+    number: usize,
+    rejection: &Rejection,
+    ending: &[u8],
+    out: &mut Vec<u8>,
+) {
+    let verdict = Verdict {
+        line: number,
         ok: false,
         error: Some(rejection),
         message: Some(rejection.model_message()),
         ..at
     };
-    write(&verdict, line, out);
+    write(&verdict, ending, out);
 }
 
-fn write(verdict: &Verdict<'_>, line: &Line<'_>, out: &mut Vec<u8>) {
+pub(crate) fn write(verdict: &Verdict<'_>, ending: &[u8], out: &mut Vec<u8>) {
     // A verdict holds strings, numbers and the library's own serializable
     // types: writing it into memory cannot fail.
     if serde_json::to_writer(&mut *out, verdict).is_err() {
         out.extend_from_slice(b"{\"ok\":false}");
     }
-    out.extend_from_slice(line.ending.bytes());
+    out.extend_from_slice(ending);
 }

@@ -141,6 +141,16 @@ enum Source {
 }
 
 impl Input {
+    /// The name output lines and messages give it (set only when several
+    /// inputs were named).
+    #[allow(
+        dead_code,
+        reason = "`check --stream` reads it; the normalize example shares this file"
+    )]
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
     fn stdin(name: Option<String>) -> Self {
         Input {
             name,
@@ -469,7 +479,8 @@ impl Tally {
         self.rejected == 0 && self.errors == 0
     }
 
-    fn add(&mut self, other: Tally) {
+    /// Counts `other` in too.
+    pub fn add(&mut self, other: Tally) {
         self.lines += other.lines;
         self.calls += other.calls;
         self.repaired += other.repaired;

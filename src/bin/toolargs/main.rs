@@ -15,6 +15,7 @@ mod grammar;
 mod lines;
 mod normalize;
 mod schema_file;
+mod stream_check;
 mod tools_file;
 
 use clap::{Parser, Subcommand};
