@@ -13,8 +13,9 @@ mod types;
 pub(crate) use names::tool_prefix;
 
 use super::error::GrammarError;
-use super::ir::{Expr, RuleId, RuleSet};
+use super::ir::{Expr, Lex, RuleId, RuleSet};
 use super::json_lex;
+use super::numbers::{NumberTexts, literal_text};
 use super::report::{Role, Unenforced, role};
 use crate::composition::Merged;
 use pointer::{child, local_pointer};
@@ -102,16 +103,19 @@ impl Builder {
 }
 
 /// Compiles `document` (a whole schema) into `root`, a rule reserved in
-/// `builder`, naming new rules with `prefix`. Returns what is not enforced.
+/// `builder`, naming new rules with `prefix` and writing `enum`/`const`
+/// numbers as `numbers` records them. Returns what is not enforced.
 pub(crate) fn lower(
     builder: &mut Builder,
     document: &Value,
+    numbers: &NumberTexts,
     root: RuleId,
     prefix: &str,
 ) -> Result<Vec<Unenforced>, GrammarError> {
     let mut lowering = Lowering {
         builder,
         document,
+        numbers,
         root_id: document.get("$id").and_then(Value::as_str),
         prefix: prefix.to_owned(),
         by_pointer: HashMap::from([(String::new(), root)]),
@@ -133,6 +137,7 @@ pub(crate) fn lower(
 struct Lowering<'s, 'b> {
     builder: &'b mut Builder,
     document: &'s Value,
+    numbers: &'b NumberTexts,
     root_id: Option<&'s str>,
     prefix: String,
     by_pointer: HashMap<String, RuleId>,
@@ -418,8 +423,15 @@ impl<'s> Lowering<'s, '_> {
         map: &Map<String, Value>,
         types: Types,
     ) -> Result<Expr, GrammarError> {
-        let mut values: Vec<&Value> = match map.get("enum") {
-            Some(Value::Array(list)) => list.iter().collect(),
+        // Each value with where it sits, for the text of its numbers.
+        let mut values: Vec<(String, &Value)> = match map.get("enum") {
+            Some(Value::Array(list)) => {
+                let at = child(pointer, "enum");
+                list.iter()
+                    .enumerate()
+                    .map(|(i, v)| (child(&at, &i.to_string()), v))
+                    .collect()
+            }
             Some(_) => {
                 return Err(GrammarError::KeywordType {
                     at: pointer.to_owned(),
@@ -431,23 +443,22 @@ impl<'s> Lowering<'s, '_> {
         };
         if let Some(value) = map.get("const") {
             if map.contains_key("enum") {
-                values.retain(|v| *v == value);
+                values.retain(|(_, v)| *v == value);
             } else {
-                values.push(value);
+                values.push((child(pointer, "const"), value));
             }
         }
-        values.retain(|v| types.admits(v));
+        values.retain(|(_, v)| types.admits(v));
         self.note_siblings(
             pointer,
             map,
             &["enum", "const", "type"],
             "not checked against the `enum`/`const` values, which the grammar admits as written",
         );
-        Ok(Expr::alt(
-            values
-                .into_iter()
-                .map(|v| Expr::token(json_lex::literal(v))),
-        ))
+        let numbers = self.numbers;
+        Ok(Expr::alt(values.into_iter().map(|(at, v)| {
+            Expr::token(Lex::lit(literal_text(v, &at, numbers)))
+        })))
     }
 
     /// A non-negative count keyword, `None` when absent or beyond
