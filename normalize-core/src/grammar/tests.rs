@@ -261,3 +261,56 @@ fn call_grammars_write_each_tool_s_number_texts() {
     assert!(lark.contains("\na_args: \"1e2\"\n"), "{lark}");
     assert!(lark.contains("\nb_args: \"-0\"\n"), "{lark}");
 }
+
+#[test]
+fn a_ref_loop_that_never_reaches_a_schema_is_an_error_naming_it() {
+    let schema = json!({
+        "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/A"}}
+    });
+    let err = Grammar::from_schema(&schema).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "`$ref` loop `#/$defs/A` → `#/$defs/B` → `#/$defs/A` never reaches a schema"
+    );
+    assert!(matches!(&err, GrammarError::RefLoop { at, .. } if at == "/$defs/A"));
+    // Through a union's only branch, and back to the root.
+    let err = Grammar::from_schema(&json!({"anyOf": [{"$ref": "#"}]})).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "`$ref` loop `#` → `#` never reaches a schema"
+    );
+    let err = CallGrammar::new([("t", &schema)]).unwrap_err();
+    assert!(
+        err.to_string().starts_with("tool `t`: `$ref` loop"),
+        "{err}"
+    );
+}
+
+#[test]
+fn recursion_through_objects_arrays_or_another_branch_still_compiles() {
+    // A tree: each level writes a bracket.
+    let tree = json!({
+        "$defs": {"Node": {"type": "object", "properties": {
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            "next": {"$ref": "#/$defs/Next"}
+        }}, "Next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}},
+        "$ref": "#/$defs/Node"
+    });
+    let grammar = Grammar::from_schema(&tree).unwrap();
+    assert!(grammar.lark().contains("children"), "{}", grammar.lark());
+    // A loop with a way out: the other branch.
+    let looped = json!({
+        "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/B"}, {"type": "string"}]}, "B": {"$ref": "#/$defs/A"}},
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/A"}},
+        "required": ["x"]
+    });
+    let grammar = Grammar::from_schema(&looped).unwrap();
+    assert!(
+        grammar.lark().contains("\"\\\"x\\\"\""),
+        "{}",
+        grammar.lark()
+    );
+}
