@@ -268,7 +268,11 @@ fn malformed_schemas_are_typed_errors() {
             json!({"type": "object", "properties": {"a": false}, "required": ["a"]}),
             "schema at `` admits no value",
         ),
-        (json!({"$ref": "#"}), "schema at `` admits no value"),
+        // A reference to itself: a loop, named.
+        (
+            json!({"$ref": "#"}),
+            "`$ref` loop `#` → `#` never reaches a schema",
+        ),
         (json!(false), "schema at `` admits no value"),
     ];
     for (schema, message) in cases {

@@ -57,12 +57,25 @@ pub enum GrammarError {
         limit: usize,
     },
     /// The schema admits no finite JSON value (for example a required
-    /// property whose schema is `false`, or a `$ref` cycle with no way out),
+    /// property whose schema is `false`, or a recursive type that requires
+    /// itself inside itself with no way out),
     /// so the grammar would accept nothing.
     #[error("schema at `{at}` admits no value, so no grammar can produce one")]
     Unsatisfiable {
         /// The subschema that admits nothing.
         at: String,
+    },
+    /// `$ref`s that lead back to where they started through nothing but
+    /// references (and union branches), so the schema they name is never
+    /// reached: JSON Schema gives it no meaning, and the grammar could only
+    /// drop what uses it without a word.
+    #[error("`$ref` loop {} never reaches a schema", arrows(.chain))]
+    RefLoop {
+        /// The subschema where the loop starts.
+        at: String,
+        /// The references followed, as written: the first names the
+        /// subschema at `at` and so does the last.
+        chain: Vec<String>,
     },
     /// One tool's schema of a whole-call grammar could not be compiled.
     #[error("tool `{name}`: {source}")]
@@ -82,4 +95,10 @@ pub enum GrammarError {
     /// A whole-call grammar with no tool: nothing could be called.
     #[error("a call grammar needs at least one tool")]
     NoTools,
+}
+
+/// `a` → `b` → `a`.
+fn arrows(chain: &[String]) -> String {
+    let quoted: Vec<String> = chain.iter().map(|r| format!("`{r}`")).collect();
+    quoted.join(" → ")
 }

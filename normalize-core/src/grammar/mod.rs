@@ -28,7 +28,14 @@
 //!   `serde_json` writes it, which makes that exclusion exact.
 //!   `additionalProperties: false` closes it.
 //! - **Integers** (`type: integer`) are written without fraction or exponent.
-//! - **`enum`/`const`** values are their exact minified JSON text.
+//! - **`enum`/`const`** values are their exact minified JSON text. A
+//!   number in them is written as the schema's text writes it when the
+//!   grammar is compiled with that text's [`NumberTexts`]
+//!   ([`Grammar::from_schema_with_numbers`]: `1e2`, `-0`,
+//!   `12345678901234567890123` stay as they are); from a `Value` alone
+//!   ([`Grammar::from_schema`]) it is written as serde_json writes it
+//!   (`100.0`, `-0.0`, `1.2345678901234568e22`), the text `export` shows a
+//!   model for the same `Value`.
 //! - **Strings** accept every RFC 8259 escape; a string under an enforced
 //!   `pattern` writes each character the way `serde_json` does (literally, or
 //!   `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00xx`). `minLength` and
@@ -89,11 +96,13 @@ mod ir;
 mod json_lex;
 mod lark;
 mod lower;
+mod numbers;
 mod pattern;
 mod report;
 
 pub use error::GrammarError;
 pub use lower::{MAX_COUNT, MAX_DEPTH};
+pub use numbers::NumberTexts;
 pub use pattern::MAX_REPEAT;
 pub use report::Unenforced;
 
@@ -119,8 +128,24 @@ impl Grammar {
     /// Fails on a malformed schema, a `$ref` outside the document, nesting
     /// deeper than [`MAX_DEPTH`], or a schema that admits no value.
     pub fn from_schema(schema: &Value) -> Result<Self, GrammarError> {
+        Self::from_schema_with_numbers(schema, &NumberTexts::default())
+    }
+
+    /// [`Grammar::from_schema`], writing each number of an `enum` or
+    /// `const` value as the schema's text writes it: `numbers` is
+    /// [`NumberTexts::scan`] of the text `schema` was parsed from (a number
+    /// it does not record, or records as another number, is written as
+    /// serde_json writes it).
+    ///
+    /// # Errors
+    ///
+    /// As [`Grammar::from_schema`].
+    pub fn from_schema_with_numbers(
+        schema: &Value,
+        numbers: &NumberTexts,
+    ) -> Result<Self, GrammarError> {
         let mut builder = lower::Builder::new("root");
-        let unenforced = lower::lower(&mut builder, &without_aliases(schema), 0, "")?;
+        let unenforced = lower::lower(&mut builder, &without_aliases(schema), numbers, 0, "")?;
         Ok(Self {
             rules: builder.rules.pruned(),
             unenforced,
@@ -160,10 +185,29 @@ impl CallGrammar {
     pub fn new<'a>(
         tools: impl IntoIterator<Item = (&'a str, &'a Value)>,
     ) -> Result<Self, GrammarError> {
+        let none = NumberTexts::default();
+        Self::with_numbers(
+            tools
+                .into_iter()
+                .map(|(name, schema)| (name, schema, &none)),
+        )
+    }
+
+    /// [`CallGrammar::new`] with each tool's schema as
+    /// [`Grammar::from_schema_with_numbers`] compiles it: `(name, schema,
+    /// numbers)`, where `numbers` holds the number texts of that schema
+    /// (pointers relative to it, see [`NumberTexts::under`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`CallGrammar::new`].
+    pub fn with_numbers<'a>(
+        tools: impl IntoIterator<Item = (&'a str, &'a Value, &'a NumberTexts)>,
+    ) -> Result<Self, GrammarError> {
         let mut builder = lower::Builder::new("root");
         let mut compiled: Vec<(String, Vec<Unenforced>)> = Vec::new();
         let mut calls = Vec::new();
-        for (name, schema) in tools {
+        for (name, schema, numbers) in tools {
             if compiled.iter().any(|(other, _)| other == name) {
                 return Err(GrammarError::DuplicateTool {
                     name: name.to_owned(),
@@ -171,11 +215,17 @@ impl CallGrammar {
             }
             let prefix = lower::tool_prefix(name);
             let root = builder.rules.reserve(format!("{prefix}args"));
-            let unenforced = lower::lower(&mut builder, &without_aliases(schema), root, &prefix)
-                .map_err(|source| GrammarError::Tool {
-                    name: name.to_owned(),
-                    source: Box::new(source),
-                })?;
+            let unenforced = lower::lower(
+                &mut builder,
+                &without_aliases(schema),
+                numbers,
+                root,
+                &prefix,
+            )
+            .map_err(|source| GrammarError::Tool {
+                name: name.to_owned(),
+                source: Box::new(source),
+            })?;
             calls.push(Expr::seq([
                 Expr::lit("{"),
                 Expr::lit("\"name\""),

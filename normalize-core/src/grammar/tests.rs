@@ -211,3 +211,106 @@ fn declared_names_too_long_to_exclude_are_reported() {
     .unwrap();
     assert!(grammar.not_enforced().is_empty());
 }
+
+/// Compiles the schema `text` with its number texts.
+fn with_numbers(text: &str) -> Grammar {
+    let schema: Value = serde_json::from_str(text).unwrap();
+    let numbers = NumberTexts::scan(text).unwrap();
+    Grammar::from_schema_with_numbers(&schema, &numbers).unwrap()
+}
+
+#[test]
+fn fixed_numbers_are_written_as_the_schema_text_writes_them() {
+    let grammar = with_numbers(r#"{"const": 12345678901234567890123}"#);
+    assert_eq!(grammar.gbnf(), "root ::= \"12345678901234567890123\"\n");
+    assert_eq!(grammar.lark(), "start: \"12345678901234567890123\"\n");
+    let grammar = with_numbers(r#"{"enum": [1e2, 0.5, -0]}"#);
+    assert_eq!(grammar.gbnf(), "root ::= \"1e2\" | \"0.5\" | \"-0\"\n");
+    assert_eq!(grammar.lark(), "start: \"1e2\" | \"0.5\" | \"-0\"\n");
+    // Inside a member, an array value, and a const beside its enum.
+    let grammar = with_numbers(
+        r#"{"type": "object", "properties": {"a": {"enum": [[1E+2, {"k": 2.50}]]}, "b": {"enum": [1e2, 7], "const": 1e2}}, "required": ["a", "b"], "additionalProperties": false}"#,
+    );
+    let lark = grammar.lark();
+    assert!(lark.contains(r#""[1E+2,{\"k\":2.50}]""#), "{lark}");
+    assert!(lark.contains(r#""\"b\"" ":" "1e2""#), "{lark}");
+}
+
+#[test]
+fn from_a_value_alone_fixed_numbers_are_serde_json_s_text() {
+    let schema: Value = serde_json::from_str(r#"{"enum": [1e2, 0.5, -0]}"#).unwrap();
+    let grammar = Grammar::from_schema(&schema).unwrap();
+    assert_eq!(grammar.lark(), "start: \"100.0\" | \"0.5\" | \"-0.0\"\n");
+    // A table scanned from another text is not used for other numbers.
+    let other = NumberTexts::scan(r#"{"enum": [1e3, 0.50]}"#).unwrap();
+    let grammar = Grammar::from_schema_with_numbers(&schema, &other).unwrap();
+    assert_eq!(grammar.lark(), "start: \"100.0\" | \"0.50\" | \"-0.0\"\n");
+}
+
+#[test]
+fn call_grammars_write_each_tool_s_number_texts() {
+    let text =
+        r#"[{"name": "a", "schema": {"const": 1e2}}, {"name": "b", "schema": {"enum": [-0]}}]"#;
+    let file: Value = serde_json::from_str(text).unwrap();
+    let numbers = NumberTexts::scan(text).unwrap();
+    let (a, b) = (numbers.under("/0/schema"), numbers.under("/1/schema"));
+    let grammar =
+        CallGrammar::with_numbers([("a", &file[0]["schema"], &a), ("b", &file[1]["schema"], &b)])
+            .unwrap();
+    let lark = grammar.lark();
+    assert!(lark.contains("\na_args: \"1e2\"\n"), "{lark}");
+    assert!(lark.contains("\nb_args: \"-0\"\n"), "{lark}");
+}
+
+#[test]
+fn a_ref_loop_that_never_reaches_a_schema_is_an_error_naming_it() {
+    let schema = json!({
+        "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/A"}}
+    });
+    let err = Grammar::from_schema(&schema).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "`$ref` loop `#/$defs/A` → `#/$defs/B` → `#/$defs/A` never reaches a schema"
+    );
+    assert!(matches!(&err, GrammarError::RefLoop { at, .. } if at == "/$defs/A"));
+    // Through a union's only branch, and back to the root.
+    let err = Grammar::from_schema(&json!({"anyOf": [{"$ref": "#"}]})).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "`$ref` loop `#` → `#` never reaches a schema"
+    );
+    let err = CallGrammar::new([("t", &schema)]).unwrap_err();
+    assert!(
+        err.to_string().starts_with("tool `t`: `$ref` loop"),
+        "{err}"
+    );
+}
+
+#[test]
+fn recursion_through_objects_arrays_or_another_branch_still_compiles() {
+    // A tree: each level writes a bracket.
+    let tree = json!({
+        "$defs": {"Node": {"type": "object", "properties": {
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            "next": {"$ref": "#/$defs/Next"}
+        }}, "Next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}},
+        "$ref": "#/$defs/Node"
+    });
+    let grammar = Grammar::from_schema(&tree).unwrap();
+    assert!(grammar.lark().contains("children"), "{}", grammar.lark());
+    // A loop with a way out: the other branch.
+    let looped = json!({
+        "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/B"}, {"type": "string"}]}, "B": {"$ref": "#/$defs/A"}},
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/A"}},
+        "required": ["x"]
+    });
+    let grammar = Grammar::from_schema(&looped).unwrap();
+    assert!(
+        grammar.lark().contains("\"\\\"x\\\"\""),
+        "{}",
+        grammar.lark()
+    );
+}

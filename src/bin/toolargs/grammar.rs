@@ -1,6 +1,10 @@
 //! `toolargs grammar`: the constrained-decoding grammar of one schema (the
 //! arguments) or of a whole tools file (a call `{"name", "arguments"}` to
 //! any of its tools), and what the grammar leaves to the validator.
+//!
+//! An `enum` or `const` number is written as the file writes it (`1e2`,
+//! `-0`, `12345678901234567890123`), not as it reads back from a parsed
+//! `f64`.
 
 use crate::fatal::Fatal;
 use serde::Serialize;
@@ -59,15 +63,20 @@ pub fn run(args: &GrammarArgs, out: &mut dyn Write) -> Result<bool, Fatal> {
     let single;
     let call;
     if args.source.schema.is_some() {
-        single = Grammar::from_schema(&tools[0].schema).map_err(|e| schema_error(e.to_string()))?;
+        single = Grammar::from_schema_with_numbers(&tools[0].schema, &tools[0].numbers)
+            .map_err(|e| schema_error(e.to_string()))?;
         text = match args.format {
             Format::Gbnf => single.gbnf(),
             Format::Lark => single.lark(),
         };
         gaps = single.not_enforced().iter().map(|g| (None, g)).collect();
     } else {
-        call = CallGrammar::new(tools.iter().map(|t| (t.name.as_str(), &t.schema)))
-            .map_err(|e| schema_error(e.to_string()))?;
+        call = CallGrammar::with_numbers(
+            tools
+                .iter()
+                .map(|t| (t.name.as_str(), &t.schema, &t.numbers)),
+        )
+        .map_err(|e| schema_error(e.to_string()))?;
         text = match args.format {
             Format::Gbnf => call.gbnf(),
             Format::Lark => call.lark(),

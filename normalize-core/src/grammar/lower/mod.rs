@@ -13,8 +13,9 @@ mod types;
 pub(crate) use names::tool_prefix;
 
 use super::error::GrammarError;
-use super::ir::{Expr, RuleId, RuleSet};
+use super::ir::{Expr, Lex, RuleId, RuleSet};
 use super::json_lex;
+use super::numbers::{NumberTexts, literal_text};
 use super::report::{Role, Unenforced, role};
 use crate::composition::Merged;
 use pointer::{child, local_pointer};
@@ -102,16 +103,19 @@ impl Builder {
 }
 
 /// Compiles `document` (a whole schema) into `root`, a rule reserved in
-/// `builder`, naming new rules with `prefix`. Returns what is not enforced.
+/// `builder`, naming new rules with `prefix` and writing `enum`/`const`
+/// numbers as `numbers` records them. Returns what is not enforced.
 pub(crate) fn lower(
     builder: &mut Builder,
     document: &Value,
+    numbers: &NumberTexts,
     root: RuleId,
     prefix: &str,
 ) -> Result<Vec<Unenforced>, GrammarError> {
     let mut lowering = Lowering {
         builder,
         document,
+        numbers,
         root_id: document.get("$id").and_then(Value::as_str),
         prefix: prefix.to_owned(),
         by_pointer: HashMap::from([(String::new(), root)]),
@@ -119,20 +123,45 @@ pub(crate) fn lower(
         seen: HashSet::new(),
         composed: HashMap::new(),
         merged_objects: 0,
+        head: vec![(String::new(), "#".to_owned())],
+        loops: Vec::new(),
     };
     let body = lowering.schema("", document, 0, Some(root))?;
     if body != Expr::Rule(root) {
         lowering.builder.rules.define(root, body);
     }
-    if !lowering.builder.rules.productive()[root] {
+    let productive = lowering.builder.rules.productive();
+    // A loop whose first schema admits something has a way out (another
+    // branch): it only admits again what that branch admits.
+    if let Some(RefLoop { at, chain, .. }) = lowering
+        .loops
+        .into_iter()
+        .find(|found| !productive[found.rule])
+    {
+        return Err(GrammarError::RefLoop { at, chain });
+    }
+    if !productive[root] {
         return Err(GrammarError::Unsatisfiable { at: String::new() });
     }
     Ok(lowering.report)
 }
 
+/// `$ref`s that lead back to where they started without a schema of their
+/// own in between (only references and union branches).
+struct RefLoop {
+    /// The rule of the first schema of the loop.
+    rule: RuleId,
+    /// Its pointer.
+    at: String,
+    /// The references followed, as written, from the first schema back to
+    /// it.
+    chain: Vec<String>,
+}
+
 struct Lowering<'s, 'b> {
     builder: &'b mut Builder,
     document: &'s Value,
+    numbers: &'b NumberTexts,
     root_id: Option<&'s str>,
     prefix: String,
     by_pointer: HashMap<String, RuleId>,
@@ -145,6 +174,13 @@ struct Lowering<'s, 'b> {
     /// Merged objects compiled so far (bounded by
     /// [`compose::MAX_MERGED_OBJECTS`]).
     merged_objects: usize,
+    /// The `$ref` targets entered since the last object or array on the
+    /// path being compiled (its members start with text of their own), by
+    /// pointer and as the reference writes it; the document root first.
+    /// Meeting one of them again is a loop that writes nothing.
+    head: Vec<(String, String)>,
+    /// The loops met, checked once every rule is defined.
+    loops: Vec<RefLoop>,
 }
 
 impl<'s> Lowering<'s, '_> {
@@ -289,6 +325,23 @@ impl<'s> Lowering<'s, '_> {
         into: Option<RuleId>,
         merged: Option<&Merged>,
     ) -> Result<Expr, GrammarError> {
+        // Subschemas compiled from here on sit inside an object or array:
+        // a reference back to a target entered before is recursion, which
+        // writes a bracket each time round, not a loop.
+        let head = std::mem::take(&mut self.head);
+        let typed = self.typed_values(pointer, map, depth, into, merged);
+        self.head = head;
+        typed
+    }
+
+    fn typed_values(
+        &mut self,
+        pointer: &str,
+        map: &Map<String, Value>,
+        depth: usize,
+        into: Option<RuleId>,
+        merged: Option<&Merged>,
+    ) -> Result<Expr, GrammarError> {
         let types = self.types(pointer, map)?;
         if map.contains_key("enum") || map.contains_key("const") {
             return self.fixed_values(pointer, map, types);
@@ -368,6 +421,16 @@ impl<'s> Lowering<'s, '_> {
                 reference: reference.to_owned(),
             })?;
         if let Some(&id) = self.by_pointer.get(&target) {
+            if let Some(start) = self.head.iter().position(|(entered, _)| *entered == target) {
+                let mut chain: Vec<String> =
+                    self.head[start..].iter().map(|(_, r)| r.clone()).collect();
+                chain.push(reference.to_owned());
+                self.loops.push(RefLoop {
+                    rule: id,
+                    at: target,
+                    chain,
+                });
+            }
             return Ok(Expr::Rule(id));
         }
         let document: &'s Value = self.document;
@@ -379,7 +442,9 @@ impl<'s> Lowering<'s, '_> {
             })?;
         let id = self.reserve(&target, "ref", None);
         self.by_pointer.insert(target.clone(), id);
+        self.head.push((target.clone(), reference.to_owned()));
         let body = self.schema(&target, value, depth + 1, Some(id))?;
+        self.head.pop();
         if body != Expr::Rule(id) {
             self.builder.rules.define(id, body);
         }
@@ -418,8 +483,15 @@ impl<'s> Lowering<'s, '_> {
         map: &Map<String, Value>,
         types: Types,
     ) -> Result<Expr, GrammarError> {
-        let mut values: Vec<&Value> = match map.get("enum") {
-            Some(Value::Array(list)) => list.iter().collect(),
+        // Each value with where it sits, for the text of its numbers.
+        let mut values: Vec<(String, &Value)> = match map.get("enum") {
+            Some(Value::Array(list)) => {
+                let at = child(pointer, "enum");
+                list.iter()
+                    .enumerate()
+                    .map(|(i, v)| (child(&at, &i.to_string()), v))
+                    .collect()
+            }
             Some(_) => {
                 return Err(GrammarError::KeywordType {
                     at: pointer.to_owned(),
@@ -431,23 +503,22 @@ impl<'s> Lowering<'s, '_> {
         };
         if let Some(value) = map.get("const") {
             if map.contains_key("enum") {
-                values.retain(|v| *v == value);
+                values.retain(|(_, v)| *v == value);
             } else {
-                values.push(value);
+                values.push((child(pointer, "const"), value));
             }
         }
-        values.retain(|v| types.admits(v));
+        values.retain(|(_, v)| types.admits(v));
         self.note_siblings(
             pointer,
             map,
             &["enum", "const", "type"],
             "not checked against the `enum`/`const` values, which the grammar admits as written",
         );
-        Ok(Expr::alt(
-            values
-                .into_iter()
-                .map(|v| Expr::token(json_lex::literal(v))),
-        ))
+        let numbers = self.numbers;
+        Ok(Expr::alt(values.into_iter().map(|(at, v)| {
+            Expr::token(Lex::lit(literal_text(v, &at, numbers)))
+        })))
     }
 
     /// A non-negative count keyword, `None` when absent or beyond
