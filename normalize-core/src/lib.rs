@@ -54,8 +54,8 @@ pub mod validate;
 pub use closing::{CloseObjects, close_objects};
 pub use entities::EntityMode;
 pub use normalizer::{
-    DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, Normalizer, Options,
-    PassBound, Repairer,
+    DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, NormalizeTextError,
+    Normalizer, Options, PassBound, Repairer,
 };
 pub use path::Pointer;
 pub use plan::{SchemaError, SchemaPlan, VERBATIM_KEYWORD};

@@ -273,6 +273,73 @@ impl Normalizer {
         repairer.walk(&self.plan, &self.plan.root(), arguments, &Path::ROOT, 0)?;
         Ok(report)
     }
+
+    /// Normalizes arguments given as JSON text and writes the repairs back
+    /// into that text: every byte the repairs did not touch (numbers as
+    /// written, spacing, key order, escapes) stays as it came, so a log
+    /// keeps its bytes ([`crate::splice`]). Text that no repair can apply to
+    /// is only checked to be JSON and comes back borrowed, without a value
+    /// ever being built. The nesting bound is [`Options::max_depth`], and
+    /// parsing, like the walk, is safe at any depth the bound allows.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolargs_core::Normalizer;
+    ///
+    /// let normalizer = Normalizer::compile(&json!({
+    ///     "type": "object",
+    ///     "properties": {"tags": {"type": "array"}, "n": {"type": "number"}}
+    /// }))?;
+    /// let (text, report) = normalizer.normalize_text(r#"{"n": 1.50, "tags": "[\"a\"]"}"#)?;
+    /// assert_eq!(text, r#"{"n": 1.50, "tags": ["a"]}"#);
+    /// assert_eq!(report.repairs.len(), 1);
+    /// let (text, report) = normalizer.normalize_text(r#"{"n": 1e2}"#)?;
+    /// assert!(matches!(text, std::borrow::Cow::Borrowed(_)) && report.is_clean());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`NormalizeTextError`]: the text is not JSON or nests too deep, or
+    /// normalization stopped ([`NormalizeError`]).
+    pub fn normalize_text<'t>(
+        &self,
+        text: &'t str,
+    ) -> Result<(Cow<'t, str>, Report), NormalizeTextError> {
+        let max_depth = self.options.max_depth;
+        let facts = json_text::inspect(text);
+        if !facts.may_need_repair {
+            json_text::check_with_facts(text, facts, max_depth)?;
+            return Ok((Cow::Borrowed(text), Report::default()));
+        }
+        let mut value = json_text::from_str_with_facts(text, facts, max_depth)?;
+        let outcome = match self.normalize(&mut value) {
+            Ok(report) => crate::splice::splice(text, &value, &report)
+                .map(|spliced| (Cow::Owned(spliced), report))
+                .map_err(NormalizeTextError::from),
+            Err(e) => Err(e.into()),
+        };
+        // The value may nest as deep as the text: dropped without recursion.
+        deep::drop_value(value);
+        outcome
+    }
+}
+
+/// Why [`Normalizer::normalize_text`] gave no text back.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum NormalizeTextError {
+    /// The text is not JSON, or nests deeper than [`Options::max_depth`].
+    #[error("not JSON: {0}")]
+    NotJson(#[from] JsonTextError),
+    /// Normalization stopped (a limit in [`Options`]).
+    #[error(transparent)]
+    Normalize(#[from] NormalizeError),
+    /// The repairs could not be written back into the text. The text was
+    /// parsed just before, so this means a defect, reported rather than
+    /// hidden.
+    #[error(transparent)]
+    Splice(#[from] crate::splice::SpliceError),
 }
 
 /// One normalization in progress: the options and the report being built.

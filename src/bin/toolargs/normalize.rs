@@ -24,9 +24,7 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
-use toolargs::{
-    DEFAULT_MAX_BYTES, EntityMode, Normalizer, Options, Report, json_text, splice::splice,
-};
+use toolargs::{DEFAULT_MAX_BYTES, EntityMode, Normalizer, Options, Report, json_text};
 
 /// Nesting accepted in an input line (and in the JSON its strings decode to).
 /// Deep enough for any real call; the processing threads' stacks are sized
@@ -231,32 +229,16 @@ impl Normalize {
     }
 }
 
-/// Normalizes one arguments text and splices the repairs into it (the text
+/// Normalizes one arguments text and writes the repairs into it (the text
 /// itself, not a copy, when nothing was repaired).
 fn normalize_text<'t>(
     normalizer: &Normalizer,
     text: &'t str,
     place: &str,
 ) -> Result<(Cow<'t, str>, Report), String> {
-    // The scan that bounds the nesting may prove that no repair can apply:
-    // the line is then written as it came once it is known to be JSON, and
-    // no value is built for it.
-    let facts = json_text::inspect(text);
-    if !facts.may_need_repair {
-        return match json_text::check_with_facts(text, facts, MAX_DEPTH) {
-            Ok(()) => Ok((Cow::Borrowed(text), Report::default())),
-            Err(e) => Err(format!("{place}: not JSON: {e}")),
-        };
-    }
-    let mut value = json_text::from_str_with_facts(text, facts, MAX_DEPTH)
-        .map_err(|e| format!("{place}: not JSON: {e}"))?;
-    let report = normalizer
-        .normalize(&mut value)
-        .map_err(|e| format!("{place}: {e}"))?;
-    let spliced = splice(text, &value, &report).map_err(|e| format!("{place}: {e}"));
-    // The value may nest as deep as the line (`toolargs::deep`).
-    toolargs::deep::drop_value(value);
-    Ok((Cow::Owned(spliced?), report))
+    normalizer
+        .normalize_text(text)
+        .map_err(|e| format!("{place}: {e}"))
 }
 
 #[derive(Deserialize)]
