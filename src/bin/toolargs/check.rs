@@ -154,7 +154,7 @@ impl Process for Check {
             };
             return self.verdict(Verdict::default(), line.number, call, ending, out);
         }
-        let read = match call::read(text) {
+        let read = match call::read_with(text, self.options.max_depth) {
             Ok(read) => read,
             Err(e) => {
                 let rejection = Rejection::Syntax(e);
