@@ -258,30 +258,34 @@ pub(crate) fn describe_error(text: &str, error: &serde_json::Error) -> (usize, u
         message.as_str(),
         "unexpected end of hex escape" | "lone leading surrogate in hex escape"
     ) {
-        if let Some((escape_column, code)) = lone_surrogate(text, line, column) {
-            return (line, escape_column, format!("lone surrogate \\u{code:04X}"));
+        if let Some((line, column, code)) = lone_surrogate(text, line, column) {
+            return (line, column, format!("lone surrogate \\u{code:04X}"));
         }
     }
     (line, column, message)
 }
 
-/// The first lone surrogate escape on `line` (1-based) before the byte
-/// `column` (serde_json's count: bytes into the line, up to and including
-/// the one it stopped at): its own 1-based column and its code unit. A
-/// JSON string holds no raw line break, so the line starts outside any
-/// string.
-fn lone_surrogate(text: &str, line: usize, column: usize) -> Option<(usize, u32)> {
+/// The first lone surrogate escape on the line of the error serde_json
+/// reports at `line` and `column` (bytes into the line, up to and including
+/// the one it stopped at, which may be a line break just past the escape):
+/// the escape's own line and 1-based column, and its code unit. A JSON
+/// string holds no raw line break, so a line starts outside any string.
+fn lone_surrogate(text: &str, line: usize, column: usize) -> Option<(usize, usize, u32)> {
     let bytes = text.as_bytes();
-    let start = match line {
+    let error_line_start = match line {
         0 => return None,
         1 => 0,
         _ => memchr::memchr_iter(b'\n', bytes).nth(line - 2)? + 1,
     };
-    let end = start.saturating_add(column).min(bytes.len());
+    let end = error_line_start.saturating_add(column).min(bytes.len());
+    // The line of the last byte read, and where it starts.
+    let last = end.checked_sub(1)?;
+    let start = memchr::memrchr(b'\n', &bytes[..last]).map_or(0, |i| i + 1);
+    let line = if start == error_line_start { line } else { line - 1 };
     let (mut i, mut in_string) = (start, false);
     // A high surrogate escape waiting for its low half: (index, code unit).
     let mut pending: Option<(usize, u32)> = None;
-    let lone = |(at, code): (usize, u32)| Some((at - start + 1, code));
+    let lone = |(at, code): (usize, u32)| Some((line, at - start + 1, code));
     while i < end {
         let byte = bytes[i];
         if !in_string {
