@@ -166,24 +166,53 @@ fn too_deep_arguments(found: usize, limit: usize) -> SyntaxError {
 }
 
 /// How deep `value` nests, counted as [`json_text::nesting`] counts its
-/// text (`{}` is one level, a scalar none), without recursion.
+/// text (`{}` is one level, a scalar none): without recursion, holding one
+/// iterator per open level.
 fn nesting(value: &Value) -> usize {
-    let mut deepest = 0;
-    let mut pending = vec![(value, 0)];
-    while let Some((value, depth)) = pending.pop() {
-        match value {
-            Value::Array(items) => {
-                deepest = deepest.max(depth + 1);
-                pending.extend(items.iter().map(|item| (item, depth + 1)));
+    let mut open: Vec<Children<'_>> = Vec::new();
+    open.extend(Children::of(value));
+    let mut deepest = open.len();
+    while let Some(level) = open.last_mut() {
+        match level.next() {
+            Some(child) => {
+                if let Some(children) = Children::of(child) {
+                    open.push(children);
+                    deepest = deepest.max(open.len());
+                }
             }
-            Value::Object(members) => {
-                deepest = deepest.max(depth + 1);
-                pending.extend(members.values().map(|member| (member, depth + 1)));
+            None => {
+                open.pop();
             }
-            _ => {}
         }
     }
     deepest
+}
+
+/// The members of an array or an object, in turn.
+enum Children<'a> {
+    Items(std::slice::Iter<'a, Value>),
+    Members(serde_json::map::Values<'a>),
+}
+
+impl<'a> Children<'a> {
+    fn of(value: &'a Value) -> Option<Self> {
+        match value {
+            Value::Array(items) => Some(Children::Items(items.iter())),
+            Value::Object(members) => Some(Children::Members(members.values())),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Iterator for Children<'a> {
+    type Item = &'a Value;
+
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            Children::Items(items) => items.next(),
+            Children::Members(members) => members.next(),
+        }
+    }
 }
 
 /// Empty, or only the whitespace JSON allows between tokens (RFC 8259:
@@ -416,5 +445,28 @@ fn too_deep_envelope(found: usize, limit: usize) -> SyntaxError {
         column: None,
         pointer: None,
         message: format!("the call nests {found} levels deep, more than the limit of {limit}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_nests_as_its_text_does() {
+        for text in [
+            "1",
+            "[]",
+            "{}",
+            "[1,[2,[3]],{}]",
+            r#"{"a":{"b":[[]]},"c":[]}"#,
+        ] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(nesting(&value), json_text::nesting(text), "{text}");
+        }
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let value = json_text::from_str(&deep, usize::MAX).unwrap();
+        assert_eq!(nesting(&value), 100_000);
+        crate::deep::drop_value(value);
     }
 }
