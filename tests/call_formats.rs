@@ -764,6 +764,20 @@ fn arguments_are_held_to_the_callers_depth_whatever_the_format() {
     let calls: Vec<_> = both.calls().collect();
     assert!(matches!(&calls[0].arguments, Arguments::Text(t) if *t == deep));
     assert_eq!(calls[1].arguments, Arguments::Value(json!({"x": [1]})));
+    // A list too deep to be built is still a list where OpenAI wants text.
+    let list = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let chat = format!(
+        r#"{{"tool_calls":[{{"id":"c","type":"function","function":{{"name":"f","arguments":{list}}}}}]}}"#
+    );
+    for reading in [read(&chat).unwrap(), read_with(&chat, 1000).unwrap()] {
+        assert_eq!(
+            malformed(&reading.entries[0]),
+            (
+                "/tool_calls/0/function/arguments",
+                "expected `arguments` to be a string of JSON, found a list"
+            )
+        );
+    }
     // The envelope's own levels have their limit still.
     let lists = format!(
         "{}{}{}",

@@ -165,12 +165,13 @@ impl Reader<'_, '_> {
             None | Some(Value::Null) => {}
             Some(Value::Object(call)) => {
                 let entry_at = child(&at, "function_call");
-                let checked =
-                    function_body(&call, &entry_at, &["arguments"]).map(|(name, args)| Checked {
+                let checked = function_body(&call, &entry_at, &["arguments"], self.source).map(
+                    |(name, args)| Checked {
                         id: None,
                         name,
                         args,
-                    });
+                    },
+                );
                 self.finish(call, entry_at, checked);
             }
             Some(other) => self.expected(other, child(&at, "function_call"), "an object"),
@@ -216,7 +217,7 @@ impl Reader<'_, '_> {
                     None => opt_id(&map, "id", &at, self.source)?,
                 };
                 let name = required_string(&map, "name", &at)?;
-                let args = text_arguments(&map, &at, "arguments", &["arguments"])?;
+                let args = text_arguments(&map, &at, "arguments", &["arguments"], self.source)?;
                 Ok(Checked { id, name, args })
             })(),
             Some(Value::String(t)) if t == "custom_tool_call" => {
@@ -545,7 +546,12 @@ fn chat_function(
         Some(Value::Object(f)) => f,
         other => return Err(expected_fault(at, "function", "an object", other)),
     };
-    let (name, args) = function_body(function, &child(at, "function"), &["function", "arguments"])?;
+    let (name, args) = function_body(
+        function,
+        &child(at, "function"),
+        &["function", "arguments"],
+        source,
+    )?;
     Ok(Checked { id, name, args })
 }
 
@@ -556,9 +562,10 @@ fn function_body(
     function: &Map<String, Value>,
     at: &str,
     path: &'static [&'static str],
+    source: &Source<'_>,
 ) -> Result<(String, Args), Fault> {
     let name = required_string(function, "name", at)?;
-    let args = text_arguments(function, at, "arguments", path)?;
+    let args = text_arguments(function, at, "arguments", path, source)?;
     Ok((name, args))
 }
 
@@ -647,9 +654,17 @@ fn text_arguments(
     at: &str,
     key: &str,
     path: &'static [&'static str],
+    source: &Source<'_>,
 ) -> Result<Args, Fault> {
     match holder.get(key) {
         None | Some(Value::Null) => Ok(Args::None),
+        // A list too deep to be built stands as its text: still a list.
+        Some(Value::String(text)) if text.starts_with('[') && source.is_textified(at, &[key]) => {
+            Err(Fault::new(
+                child(at, key),
+                format!("expected `{key}` to be a string of JSON, found a list"),
+            ))
+        }
         Some(Value::String(_) | Value::Object(_)) => Ok(Args::Text(path)),
         Some(other) => Err(expected_fault(at, key, "a string of JSON", Some(other))),
     }
