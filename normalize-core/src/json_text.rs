@@ -281,7 +281,11 @@ fn lone_surrogate(text: &str, line: usize, column: usize) -> Option<(usize, usiz
     // The line of the last byte read, and where it starts.
     let last = end.checked_sub(1)?;
     let start = memchr::memrchr(b'\n', &bytes[..last]).map_or(0, |i| i + 1);
-    let line = if start == error_line_start { line } else { line - 1 };
+    let line = if start == error_line_start {
+        line
+    } else {
+        line - 1
+    };
     let (mut i, mut in_string) = (start, false);
     // A high surrogate escape waiting for its low half: (index, code unit).
     let mut pending: Option<(usize, u32)> = None;
