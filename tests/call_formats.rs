@@ -6,7 +6,7 @@
 use serde_json::json;
 use toolargs::call::{
     Arguments, CallEntry, ToolCall, Unreadable, UnreadableCall, WireFormat, parse, parse_as, read,
-    read_as,
+    read_as, read_value, read_with,
 };
 use toolargs::rejection::{CallError, Rejection, SyntaxKind};
 
@@ -498,10 +498,10 @@ fn a_value_that_is_no_envelope_is_a_syntax_error() {
     let error = read_as(WireFormat::Plain, "5").unwrap_err();
     assert_eq!(error.kind, SyntaxKind::Shape);
     assert_eq!(error.pointer.as_deref(), Some(""));
-    // Detection needs something call-like: a message of text alone is in
-    // no format it can tell.
-    let read = read(r#"{"role":"assistant","content":[{"type":"text","text":"hi"}]}"#);
-    assert!(read.is_err());
+    // Something that is neither a call nor a message stays a shape error
+    // (a turn of text alone holds no call: see below).
+    let error = read(r#"{"nme":"x","arguments":{}}"#).unwrap_err();
+    assert_eq!(error.kind, SyntaxKind::Shape);
     // In a known format, a message without calls is no entries, not an
     // error.
     let read = read_as(
@@ -592,4 +592,266 @@ fn mcp_request_id_numbers_keep_their_json_text() {
         r#"{"jsonrpc":"2.0","id":{"x":1},"method":"tools/call","params":{"name":"refund"}}"#;
     let read = read(request).unwrap();
     assert_eq!(malformed(&read.entries[0]).0, "/id");
+}
+
+// ----- turns without calls --------------------------------------------------
+
+#[test]
+fn a_turn_of_text_alone_holds_no_call() {
+    let text_only = [
+        // OpenAI Chat: text content, as a string or a list of parts.
+        r#"{"role":"assistant","content":"Hello"}"#,
+        r#"{"role":"assistant","content":[{"type":"text","text":"Hello"}]}"#,
+        r#"{"role":"assistant","content":null,"refusal":"no"}"#,
+        // Anthropic: a message of text blocks.
+        r#"{"role":"assistant","content":[{"type":"text","text":"hi"}]}"#,
+        // OpenAI Responses: a message item.
+        r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hi"}]}"#,
+        // A transcript of such messages, of either kind.
+        r#"[{"role":"user","content":"hi"},{"role":"assistant","content":"Hello"}]"#,
+        r#"[{"role":"user","content":"hi"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hi"}]}]"#,
+        // A completion whose choices hold text alone.
+        r#"{"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":"Hello"}},{"index":1,"message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}]}"#,
+    ];
+    for text in text_only {
+        let read = read(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(read.entries.is_empty(), "{text}: {:?}", read.entries);
+        // All or nothing, "holds no call" is still refused.
+        assert!(parse(text).is_err(), "{text}");
+    }
+    // Neither a call nor a message: still not a tool call.
+    for text in [
+        r#"{"nme":"x","arguments":{}}"#,
+        r#"{"role":"assistant"}"#,
+        r#"{"role":"assistant","content":5}"#,
+        r#"{"role":"assistant","content":[1]}"#,
+        r#"[{"role":"user","content":"hi"},{"nme":"x"}]"#,
+        "[]",
+    ] {
+        let error = read(text).unwrap_err();
+        assert_eq!(error.kind, SyntaxKind::Shape, "{text}");
+    }
+}
+
+// ----- ids as sent ------------------------------------------------------------
+
+#[test]
+fn number_ids_keep_their_json_text_as_sent() {
+    let ids = [
+        "100000000000000000000",
+        "-9223372036854775809",
+        "18446744073709551616",
+        "1.0",
+        "1e3",
+        "-0",
+        "2.50",
+        "7",
+    ];
+    for id in ids {
+        let request = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"refund","arguments":{{}}}}}}"#
+        );
+        assert_eq!(one(&request).id.as_deref(), Some(id), "{request}");
+        // In a batch, each request keeps its own.
+        let batch = format!(
+            r#"[{request}, {{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{{"name":"b"}}}}, {request}]"#
+        );
+        let calls = parse_as(WireFormat::McpToolsCall, &batch).unwrap();
+        let got: Vec<_> = calls.iter().map(|c| c.id.as_deref()).collect();
+        assert_eq!(got, [Some(id), Some("s"), Some(id)]);
+        // An unreadable request still says its id as sent.
+        let broken =
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{}}}}"#);
+        let read = read(&broken).unwrap();
+        assert_eq!(unreadable(&read.entries[0]).id.as_deref(), Some(id));
+    }
+    // Every format that takes a number id takes it as sent; escaped and
+    // repeated keys are read as the parser reads them.
+    for (text, id) in [
+        (
+            r#"{"type":"tool_use","id":1E2,"name":"f","input":{"id":3}}"#,
+            "1E2",
+        ),
+        (
+            r#"{"functionCall":{"name":"f","args":{},"id":-0.0}}"#,
+            "-0.0",
+        ),
+        (
+            r#"{"type":"function_call","call_id":12345678901234567890123,"name":"f"}"#,
+            "12345678901234567890123",
+        ),
+        (r#"{"name":"f","\u0069d":1.000,"arguments":{}}"#, "1.000"),
+        (r#"{"name":"f","id":1.5,"id":2.50}"#, "2.50"),
+        (
+            r#"{"role":"assistant","tool_calls":[{"id":1e1,"function":{"name":"f"}}]}"#,
+            "1e1",
+        ),
+    ] {
+        assert_eq!(one(text).id.as_deref(), Some(id), "{text}");
+    }
+    // A value parsed by the application no longer knows how its numbers
+    // were written.
+    let value: serde_json::Value = serde_json::from_str(
+        r#"{"jsonrpc":"2.0","id":1e3,"method":"tools/call","params":{"name":"f"}}"#,
+    )
+    .unwrap();
+    let read = read_value(WireFormat::McpToolsCall, value).unwrap();
+    assert_eq!(read.calls().next().unwrap().id.as_deref(), Some("1000.0"));
+}
+
+// ----- depth ------------------------------------------------------------------
+
+/// An object nested `levels` deep: `{"a":{"a":...{}}}`.
+fn nested(levels: usize) -> String {
+    format!(
+        "{}{{}}{}",
+        r#"{"a":"#.repeat(levels - 1),
+        "}".repeat(levels - 1)
+    )
+}
+
+#[test]
+fn arguments_are_held_to_the_callers_depth_whatever_the_format() {
+    let deep = nested(200);
+    assert_eq!(toolargs::json_text::nesting(&deep), 200);
+    let anthropic = format!(
+        r#"{{"role":"assistant","content":[{{"type":"tool_use","id":"t","name":"f","input":{deep}}}]}}"#
+    );
+    let gemini = format!(
+        r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{{"name":"f","args":{deep}}}}}]}}}}]}}"#
+    );
+    let mcp = format!(
+        r#"[{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"f","arguments":{deep}}}}}]"#
+    );
+    let openai = format!(
+        r#"{{"role":"assistant","tool_calls":[{{"id":"c","type":"function","function":{{"name":"f","arguments":{}}}}}]}}"#,
+        serde_json::Value::String(deep.clone())
+    );
+    for text in [&anthropic, &gemini, &mcp, &openai] {
+        // Room for 1000 levels of arguments: read, and parsed, whole.
+        let wide = read_with(text, 1000).unwrap_or_else(|e| panic!("{e}"));
+        let call = wide.calls().next().unwrap().clone();
+        let value = call.arguments.into_value(1000).unwrap();
+        assert_eq!(value, toolargs::json_text::from_str(&deep, 1000).unwrap());
+        // With the default, the call is read and its arguments refused as
+        // text nested too deep is, in every format alike.
+        let narrow = read(text).unwrap_or_else(|e| panic!("{e}"));
+        let call = narrow.calls().next().unwrap().clone();
+        let error = call.arguments.into_value(128).unwrap_err();
+        assert_eq!(error.kind, SyntaxKind::Arguments, "{text:.60}");
+        assert_eq!(
+            error.message,
+            "arguments nest 200 levels deep, more than the limit of 128"
+        );
+    }
+    // A value within the reader's limit but past the toolbox's is refused
+    // the same way as text.
+    let wide = read_with(&anthropic, 1000).unwrap();
+    let call = wide.calls().next().unwrap().clone();
+    let error = call.arguments.into_value(150).unwrap_err();
+    assert_eq!(
+        (error.kind, error.message.as_str()),
+        (
+            SyntaxKind::Arguments,
+            "arguments nest 200 levels deep, more than the limit of 150"
+        )
+    );
+    // Beside a too-deep call, a shallow one is read as it came.
+    let two = format!(
+        r#"[{{"type":"tool_use","id":"a","name":"f","input":{deep}}},{{"type":"tool_use","id":"b","name":"g","input":{{"x":[1]}}}}]"#
+    );
+    let both = read(&two).unwrap();
+    let calls: Vec<_> = both.calls().collect();
+    assert!(matches!(&calls[0].arguments, Arguments::Text(t) if *t == deep));
+    assert_eq!(calls[1].arguments, Arguments::Value(json!({"x": [1]})));
+    // A list too deep to be built is still a list where OpenAI wants text.
+    let list = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let chat = format!(
+        r#"{{"tool_calls":[{{"id":"c","type":"function","function":{{"name":"f","arguments":{list}}}}}]}}"#
+    );
+    for reading in [read(&chat).unwrap(), read_with(&chat, 1000).unwrap()] {
+        assert_eq!(
+            malformed(&reading.entries[0]),
+            (
+                "/tool_calls/0/function/arguments",
+                "expected `arguments` to be a string of JSON, found a list"
+            )
+        );
+    }
+    // The envelope's own levels have their limit still.
+    let lists = format!(
+        "{}{}{}",
+        "[".repeat(200),
+        r#"{"name":"f"}"#,
+        "]".repeat(200)
+    );
+    let error = read(&lists).unwrap_err();
+    assert_eq!(error.kind, SyntaxKind::Envelope);
+    assert_eq!(
+        error.message,
+        "the call nests 201 levels deep, more than the limit of 128"
+    );
+    // A deep argument value that is not JSON is a syntax error of the
+    // envelope, at its place.
+    let broken = format!(
+        r#"{{"type":"tool_use","name":"f","input":{}1,]}}"#,
+        "[".repeat(300)
+    );
+    let error = read(&broken).unwrap_err();
+    assert_eq!(error.kind, SyntaxKind::Envelope);
+    assert_eq!(error.column, Some(38 + 300 + 3));
+}
+
+// ----- lone surrogates ---------------------------------------------------------
+
+#[test]
+fn a_lone_surrogate_escape_is_named_at_its_place() {
+    for (text, line, column, escape) in [
+        (
+            r#"{"name":"f","arguments":{"a":"x\ud800"}}"#,
+            1,
+            32,
+            r"\uD800",
+        ),
+        (
+            r#"{"name":"f","arguments":{"a":"x\ud800y"}}"#,
+            1,
+            32,
+            r"\uD800",
+        ),
+        (
+            r#"{"name":"f","arguments":{"a":"x\ud800\u0041"}}"#,
+            1,
+            32,
+            r"\uD800",
+        ),
+        (
+            r#"{"name":"f","arguments":{"a":"\\\udc00"}}"#,
+            1,
+            33,
+            r"\uDC00",
+        ),
+        ("{\n  \"name\": \"f\\uDBFF\\n\"}", 2, 13, r"\uDBFF"),
+        // serde_json stops at the raw line break after it, on the next line.
+        ("{\"name\":\"\\ud800\n\"}", 1, 10, r"\uD800"),
+        (r#"{"name":"\ud83d\ude00","a":"\ud800"}"#, 1, 29, r"\uD800"),
+    ] {
+        let error = read(text).unwrap_err();
+        assert_eq!(error.kind, SyntaxKind::Envelope, "{text}");
+        assert_eq!(error.message, format!("lone surrogate {escape}"), "{text}");
+        assert_eq!(
+            (error.line, error.column),
+            (Some(line), Some(column)),
+            "{text}"
+        );
+    }
+    // In arguments sent as text, too.
+    let call =
+        one(r#"{"type":"function","function":{"name":"f","arguments":"{\"a\": \"\\ud800\"}"}}"#);
+    let error = call.arguments.into_value(128).unwrap_err();
+    assert_eq!(error.kind, SyntaxKind::Arguments);
+    assert_eq!(error.message, r"lone surrogate \uD800");
+    assert_eq!((error.line, error.column), (Some(1), Some(8)));
+    // A pair is no error.
+    assert_eq!(one(r#"{"name":"\ud83d\ude00"}"#).name, "\u{1f600}");
 }

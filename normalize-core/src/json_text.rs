@@ -245,6 +245,95 @@ impl<'de> serde::de::Visitor<'de> for Checked {
     }
 }
 
+/// serde_json's message for `error`, raised parsing `text`, and the line
+/// and column it names. A lone surrogate escape (`"\ud800"` with no low
+/// half after it) is named as written, at its own place: serde_json says
+/// "unexpected end of hex escape" or "lone leading surrogate in hex
+/// escape" at the character after it, which points at neither the problem
+/// nor its cause.
+pub(crate) fn describe_error(text: &str, error: &serde_json::Error) -> (usize, usize, String) {
+    let message = crate::tool_args::syntax_message(error);
+    let (line, column) = (error.line(), error.column());
+    if matches!(
+        message.as_str(),
+        "unexpected end of hex escape" | "lone leading surrogate in hex escape"
+    ) {
+        if let Some((line, column, code)) = lone_surrogate(text, line, column) {
+            return (line, column, format!("lone surrogate \\u{code:04X}"));
+        }
+    }
+    (line, column, message)
+}
+
+/// The first lone surrogate escape on the line of the error serde_json
+/// reports at `line` and `column` (bytes into the line, up to and including
+/// the one it stopped at, which may be a line break just past the escape):
+/// the escape's own line and 1-based column, and its code unit. A JSON
+/// string holds no raw line break, so a line starts outside any string.
+fn lone_surrogate(text: &str, line: usize, column: usize) -> Option<(usize, usize, u32)> {
+    let bytes = text.as_bytes();
+    let error_line_start = match line {
+        0 => return None,
+        1 => 0,
+        _ => memchr::memchr_iter(b'\n', bytes).nth(line - 2)? + 1,
+    };
+    let end = error_line_start.saturating_add(column).min(bytes.len());
+    // The line of the last byte read, and where it starts.
+    let last = end.checked_sub(1)?;
+    let start = memchr::memrchr(b'\n', &bytes[..last]).map_or(0, |i| i + 1);
+    let line = if start == error_line_start {
+        line
+    } else {
+        line - 1
+    };
+    let (mut i, mut in_string) = (start, false);
+    // A high surrogate escape waiting for its low half: (index, code unit).
+    let mut pending: Option<(usize, u32)> = None;
+    let lone = |(at, code): (usize, u32)| Some((line, at - start + 1, code));
+    while i < end {
+        let byte = bytes[i];
+        if !in_string {
+            in_string = byte == b'"';
+            i += 1;
+            continue;
+        }
+        let unit = match (byte, bytes.get(i + 1)) {
+            (b'\\', Some(b'u')) => text
+                .get(i + 2..i + 6)
+                .filter(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                .and_then(|hex| u32::from_str_radix(hex, 16).ok()),
+            _ => None,
+        };
+        match unit {
+            Some(code @ 0xD800..=0xDBFF) => {
+                if let Some(high) = pending.replace((i, code)) {
+                    return lone(high);
+                }
+            }
+            Some(code @ 0xDC00..=0xDFFF) => {
+                if pending.take().is_none() {
+                    return lone((i, code));
+                }
+            }
+            _ => {
+                if let Some(high) = pending.take() {
+                    return lone(high);
+                }
+            }
+        }
+        match (byte, unit) {
+            (_, Some(_)) => i += 6,
+            (b'\\', None) => i += 2,
+            (b'"', None) => {
+                in_string = false;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    pending.and_then(lone)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

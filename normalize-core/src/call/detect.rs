@@ -65,3 +65,45 @@ fn detect_object(map: &Map<String, Value>) -> Option<WireFormat> {
     }
     None
 }
+
+/// The format to read a value in which [`detect`] found no call, when it is
+/// a message (or a list of messages) that holds none: an object with a
+/// `role` and a text `content` (a string, `null`, or a list of typed
+/// parts), a Responses `message` item, or a list of these. Such a turn
+/// holds no call, which is not an error; anything else that is no call
+/// (a misspelt `{"nme": ...}`) stays one.
+///
+/// Text content is common to OpenAI Chat and Anthropic, so the format is
+/// the first that fits: OpenAI Responses for a list with a `message`
+/// item, OpenAI Chat otherwise. Either reads it as no entries.
+pub(super) fn without_calls(value: &Value) -> Option<WireFormat> {
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            let mut format = WireFormat::OpenAiChat;
+            for item in items {
+                if without_calls(item)? == WireFormat::OpenAiResponses {
+                    format = WireFormat::OpenAiResponses;
+                }
+            }
+            Some(format)
+        }
+        Value::Object(map) => {
+            let text_content = match map.get("content") {
+                Some(Value::Null | Value::String(_)) => true,
+                Some(Value::Array(parts)) => parts
+                    .iter()
+                    .all(|part| part.get("type").is_some_and(Value::is_string)),
+                _ => false,
+            };
+            match map.get("type") {
+                _ if !text_content => None,
+                Some(Value::String(kind)) if kind == "message" => Some(WireFormat::OpenAiResponses),
+                None if map.get("role").is_some_and(Value::is_string) => {
+                    Some(WireFormat::OpenAiChat)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}

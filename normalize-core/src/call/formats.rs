@@ -12,13 +12,19 @@
 //! check passed: the arguments are moved, never cloned, and a refused entry
 //! is kept whole.
 
+use super::source::Source;
 use super::{Arguments, CallEntry, ReadCalls, ToolCall, Unreadable, UnreadableCall, WireFormat};
 use crate::rejection::SyntaxError;
 use serde_json::{Map, Value};
 
 /// Reads every entry of `format` in `value` (a single call, a list, or the
-/// message, response or transcript that holds them).
-pub(super) fn read(format: WireFormat, value: Value) -> Result<ReadCalls, SyntaxError> {
+/// message, response or transcript that holds them); `source` is the text
+/// it was parsed from, where there was one.
+pub(super) fn read(
+    format: WireFormat,
+    value: Value,
+    source: &Source<'_>,
+) -> Result<ReadCalls, SyntaxError> {
     if !matches!(value, Value::Object(_) | Value::Array(_)) {
         return Err(SyntaxError::shape(
             "",
@@ -33,6 +39,7 @@ pub(super) fn read(format: WireFormat, value: Value) -> Result<ReadCalls, Syntax
         format,
         choice: None,
         entries: Vec::new(),
+        source,
     };
     reader.any(value, String::new());
     Ok(ReadCalls {
@@ -41,11 +48,13 @@ pub(super) fn read(format: WireFormat, value: Value) -> Result<ReadCalls, Syntax
     })
 }
 
-struct Reader {
+struct Reader<'s, 't> {
     format: WireFormat,
     /// The alternative (`choices[i]`, `candidates[i]`) being read, if any.
     choice: Option<usize>,
     entries: Vec<CallEntry>,
+    /// The text, for number ids and arguments kept as text.
+    source: &'s Source<'t>,
 }
 
 /// Why an entry cannot be read: where in the envelope, and what was
@@ -95,7 +104,7 @@ struct Checked {
     args: Args,
 }
 
-impl Reader {
+impl Reader<'_, '_> {
     /// A list (each element in turn) or an object of this format.
     fn any(&mut self, value: Value, at: String) {
         match value {
@@ -120,7 +129,7 @@ impl Reader {
             WireFormat::Gemini => self.gemini(map, at),
             WireFormat::McpToolsCall => self.mcp(map, at),
             WireFormat::Plain => {
-                let checked = named_arguments(&map, &at, true);
+                let checked = named_arguments(&map, &at, true, self.source);
                 self.finish(map, at, checked);
             }
         }
@@ -156,12 +165,13 @@ impl Reader {
             None | Some(Value::Null) => {}
             Some(Value::Object(call)) => {
                 let entry_at = child(&at, "function_call");
-                let checked =
-                    function_body(&call, &entry_at, &["arguments"]).map(|(name, args)| Checked {
+                let checked = function_body(&call, &entry_at, &["arguments"], self.source).map(
+                    |(name, args)| Checked {
                         id: None,
                         name,
                         args,
-                    });
+                    },
+                );
                 self.finish(call, entry_at, checked);
             }
             Some(other) => self.expected(other, child(&at, "function_call"), "an object"),
@@ -175,8 +185,8 @@ impl Reader {
             other => return self.expected(other, at, "a tool call object"),
         };
         let checked = match map.get("type") {
-            None => chat_function(&map, &at),
-            Some(Value::String(t)) if t == "function" => chat_function(&map, &at),
+            None => chat_function(&map, &at, self.source),
+            Some(Value::String(t)) if t == "function" => chat_function(&map, &at, self.source),
             Some(Value::String(t)) if t == "custom" => {
                 return self.free_form(map, at, &["custom"]);
             }
@@ -202,12 +212,12 @@ impl Reader {
         }
         let checked = match map.get("type") {
             Some(Value::String(t)) if t == "function_call" => (|| {
-                let id = match opt_id(&map, "call_id", &at)? {
+                let id = match opt_id(&map, "call_id", &at, self.source)? {
                     Some(id) => Some(id),
-                    None => opt_id(&map, "id", &at)?,
+                    None => opt_id(&map, "id", &at, self.source)?,
                 };
                 let name = required_string(&map, "name", &at)?;
-                let args = text_arguments(&map, &at, "arguments", &["arguments"])?;
+                let args = text_arguments(&map, &at, "arguments", &["arguments"], self.source)?;
                 Ok(Checked { id, name, args })
             })(),
             Some(Value::String(t)) if t == "custom_tool_call" => {
@@ -260,7 +270,7 @@ impl Reader {
         }
         let checked = (|| {
             Ok(Checked {
-                id: opt_id(&map, "id", &at)?,
+                id: opt_id(&map, "id", &at, self.source)?,
                 name: required_string(&map, "name", &at)?,
                 args: value_arguments(&map, "input", &["input"]),
             })
@@ -305,7 +315,7 @@ impl Reader {
                     } else {
                         &["function_call", "args"]
                     };
-                    gemini_call(call, &child(&at, key), path)
+                    gemini_call(call, &child(&at, key), path, self.source)
                 }
                 other => Err(expected_fault(&at, key, "an object", Some(other))),
             },
@@ -313,7 +323,7 @@ impl Reader {
             // A bare call (`{"name", "args"}`); a function response has a
             // name too, and is not a call.
             Ok(None) if map.contains_key("name") && !map.contains_key("response") => {
-                gemini_call(&map, &at, &["args"])
+                gemini_call(&map, &at, &["args"], self.source)
             }
             // Text, thoughts, data, function responses.
             Ok(None) => return,
@@ -325,14 +335,14 @@ impl Reader {
 
     fn mcp(&mut self, map: Map<String, Value>, at: String) {
         let checked = match map.get("method") {
-            Some(Value::String(m)) if m == "tools/call" => mcp_request(&map, &at),
+            Some(Value::String(m)) if m == "tools/call" => mcp_request(&map, &at, self.source),
             // Other requests and notifications are not tool calls.
             Some(Value::String(_)) => return,
             Some(other) => Err(expected_fault(&at, "method", "\"tools/call\"", Some(other))),
             // A JSON-RPC response or error, beside requests in a batch.
             None if map.contains_key("jsonrpc") => return,
             // `tools/call` params on their own.
-            None => named_arguments(&map, &at, false),
+            None => named_arguments(&map, &at, false, self.source),
         };
         self.finish(map, at, checked);
     }
@@ -403,7 +413,8 @@ impl Reader {
                 let unreadable = UnreadableCall {
                     format: self.format,
                     entry: at.clone(),
-                    id: peek_id(&map, id_key).or_else(|| peek_id(&map, "id")),
+                    id: peek_id(&map, id_key, &at, self.source)
+                        .or_else(|| peek_id(&map, "id", &at, self.source)),
                     name: Some(name),
                     reason: Unreadable::FreeForm { input },
                     raw: Value::Object(map),
@@ -420,6 +431,16 @@ impl Reader {
             Ok(Checked { id, name, args }) => {
                 let arguments = match args {
                     Args::None => Arguments::Value(Value::Object(Map::new())),
+                    // Arguments too deep to be built are kept as their text
+                    // (`super::read_with`), refused when parsed like any
+                    // other text that nests too deep.
+                    Args::Text(path) | Args::Value(path) if self.source.is_textified(&at, path) => {
+                        match take(&mut map, path) {
+                            Some(Value::String(text)) => Arguments::Text(text),
+                            Some(value) => Arguments::Value(value),
+                            None => Arguments::Value(Value::Object(Map::new())),
+                        }
+                    }
                     Args::Text(path) => match take(&mut map, path) {
                         Some(Value::String(text)) => Arguments::Text(text),
                         Some(value) => Arguments::Value(value),
@@ -490,7 +511,7 @@ impl Reader {
     }
 
     fn refuse(&mut self, raw: Value, at: String, fault: Fault) {
-        let (id, name) = peek(self.format, &raw);
+        let (id, name) = peek(self.format, &raw, &at, self.source);
         let unreadable = UnreadableCall {
             format: self.format,
             entry: at.clone(),
@@ -515,13 +536,22 @@ impl Reader {
 }
 
 /// A `tool_calls` element of type `function`.
-fn chat_function(map: &Map<String, Value>, at: &str) -> Result<Checked, Fault> {
-    let id = opt_id(map, "id", at)?;
+fn chat_function(
+    map: &Map<String, Value>,
+    at: &str,
+    source: &Source<'_>,
+) -> Result<Checked, Fault> {
+    let id = opt_id(map, "id", at, source)?;
     let function = match map.get("function") {
         Some(Value::Object(f)) => f,
         other => return Err(expected_fault(at, "function", "an object", other)),
     };
-    let (name, args) = function_body(function, &child(at, "function"), &["function", "arguments"])?;
+    let (name, args) = function_body(
+        function,
+        &child(at, "function"),
+        &["function", "arguments"],
+        source,
+    )?;
     Ok(Checked { id, name, args })
 }
 
@@ -532,9 +562,10 @@ fn function_body(
     function: &Map<String, Value>,
     at: &str,
     path: &'static [&'static str],
+    source: &Source<'_>,
 ) -> Result<(String, Args), Fault> {
     let name = required_string(function, "name", at)?;
-    let args = text_arguments(function, at, "arguments", path)?;
+    let args = text_arguments(function, at, "arguments", path, source)?;
     Ok((name, args))
 }
 
@@ -544,9 +575,10 @@ fn gemini_call(
     call: &Map<String, Value>,
     at: &str,
     path: &'static [&'static str],
+    source: &Source<'_>,
 ) -> Result<Checked, Fault> {
     Ok(Checked {
-        id: opt_id(call, "id", at)?,
+        id: opt_id(call, "id", at, source)?,
         name: required_string(call, "name", at)?,
         args: value_arguments(call, "args", path),
     })
@@ -569,8 +601,8 @@ fn gemini_key(map: &Map<String, Value>, at: &str) -> Result<Option<&'static str>
 }
 
 /// A JSON-RPC `tools/call` request: the request's `id` is the call's id.
-fn mcp_request(map: &Map<String, Value>, at: &str) -> Result<Checked, Fault> {
-    let id = opt_id(map, "id", at)?;
+fn mcp_request(map: &Map<String, Value>, at: &str, source: &Source<'_>) -> Result<Checked, Fault> {
+    let id = opt_id(map, "id", at, source)?;
     let params = match map.get("params") {
         Some(Value::Object(p)) => p,
         other => return Err(expected_fault(at, "params", "an object", other)),
@@ -585,8 +617,13 @@ fn mcp_request(map: &Map<String, Value>, at: &str) -> Result<Checked, Fault> {
 
 /// MCP params and the plain form: `name`, optional `arguments`, and an
 /// `id` (the plain form tolerates an id of another type, and ignores it).
-fn named_arguments(map: &Map<String, Value>, at: &str, lenient_id: bool) -> Result<Checked, Fault> {
-    let id = match opt_id(map, "id", at) {
+fn named_arguments(
+    map: &Map<String, Value>,
+    at: &str,
+    lenient_id: bool,
+    source: &Source<'_>,
+) -> Result<Checked, Fault> {
+    let id = match opt_id(map, "id", at, source) {
         Ok(id) => id,
         Err(_) if lenient_id => None,
         Err(fault) => return Err(fault),
@@ -617,9 +654,17 @@ fn text_arguments(
     at: &str,
     key: &str,
     path: &'static [&'static str],
+    source: &Source<'_>,
 ) -> Result<Args, Fault> {
     match holder.get(key) {
         None | Some(Value::Null) => Ok(Args::None),
+        // A list too deep to be built stands as its text: still a list.
+        Some(Value::String(text)) if text.starts_with('[') && source.is_textified(at, &[key]) => {
+            Err(Fault::new(
+                child(at, key),
+                format!("expected `{key}` to be a string of JSON, found a list"),
+            ))
+        }
         Some(Value::String(_) | Value::Object(_)) => Ok(Args::Text(path)),
         Some(other) => Err(expected_fault(at, key, "a string of JSON", Some(other))),
     }
@@ -641,33 +686,41 @@ fn required_string(map: &Map<String, Value>, key: &str, at: &str) -> Result<Stri
     }
 }
 
-/// An id: a string, or a number kept as its JSON text (JSON-RPC ids);
-/// absent or `null` is none.
-fn opt_id(map: &Map<String, Value>, key: &str, at: &str) -> Result<Option<String>, Fault> {
+/// An id: a string, or a number kept as its JSON text as sent (JSON-RPC
+/// ids: `1e20` stays `1e20`, see [`Source`]); absent or `null` is none.
+fn opt_id(
+    map: &Map<String, Value>,
+    key: &str,
+    at: &str,
+    source: &Source<'_>,
+) -> Result<Option<String>, Fault> {
     match map.get(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(Value::Number(n)) => Ok(Some(n.to_string())),
+        Some(value @ (Value::String(_) | Value::Number(_))) => {
+            Ok(source.id(value, &child(at, key)))
+        }
         Some(other) => Err(expected_fault(at, key, "a string or a number", Some(other))),
     }
 }
 
-fn peek_id(map: &Map<String, Value>, key: &str) -> Option<String> {
-    match map.get(key)? {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
+fn peek_id(map: &Map<String, Value>, key: &str, at: &str, source: &Source<'_>) -> Option<String> {
+    source.id(map.get(key)?, &child(at, key))
 }
 
 /// The id and name of an entry that could not be read, where they can be
 /// found: with the id, the application can still answer the call.
-fn peek(format: WireFormat, raw: &Value) -> (Option<String>, Option<String>) {
+fn peek(
+    format: WireFormat,
+    raw: &Value,
+    at: &str,
+    source: &Source<'_>,
+) -> (Option<String>, Option<String>) {
     let Some(map) = raw.as_object() else {
         return (None, None);
     };
     let name_in = |m: &Map<String, Value>| m.get("name").and_then(Value::as_str).map(str::to_owned);
     let nested = |key: &str| map.get(key).and_then(Value::as_object);
+    let peek_id = |map: &Map<String, Value>, key: &str| peek_id(map, key, at, source);
     match format {
         WireFormat::OpenAiChat => (
             peek_id(map, "id"),
@@ -680,8 +733,14 @@ fn peek(format: WireFormat, raw: &Value) -> (Option<String>, Option<String>) {
             peek_id(map, "call_id").or_else(|| peek_id(map, "id")),
             name_in(map),
         ),
-        WireFormat::Gemini => match nested("functionCall").or_else(|| nested("function_call")) {
-            Some(call) => (peek_id(call, "id"), name_in(call)),
+        WireFormat::Gemini => match ["functionCall", "function_call"]
+            .into_iter()
+            .find_map(|key| Some((key, nested(key)?)))
+        {
+            Some((key, call)) => (
+                self::peek_id(call, "id", &child(at, key), source),
+                name_in(call),
+            ),
             None => (peek_id(map, "id"), name_in(map)),
         },
         WireFormat::McpToolsCall => (

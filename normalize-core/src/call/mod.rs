@@ -24,6 +24,25 @@
 //! calls (text, reasoning, tool results, calls the provider ran itself) are
 //! not entries. [`parse`] is the all-or-nothing convenience over it.
 //!
+//! **A turn without calls.** A message with text alone (an object with a
+//! `role` and a `content` that is text, `null` or a list of typed parts; a
+//! Responses `message` item; a transcript or completion of such) holds no
+//! call: [`read`] gives a [`ReadCalls`] without entries, not an error,
+//! since a model may answer in words. JSON that is neither a call nor a
+//! message (a misspelt `{"nme": ...}`) is still a [`SyntaxError`]. [`parse`]
+//! wants calls to run, and refuses a turn that holds none.
+//!
+//! **Ids as sent.** An id is a string, or a number (JSON-RPC), kept as its
+//! JSON text exactly as it was written (`100000000000000000000`, `1e3`,
+//! `-0`), read from the text rather than from the parsed number, which
+//! would round it; so in every format, and in a batch. Only
+//! [`read_value`], which gets no text, writes a number as serde_json does.
+//!
+//! **Depth.** [`read_with`] reads for a toolbox's
+//! [`max_depth`](crate::Options::max_depth): the envelope's levels do not
+//! count against the arguments' limit, and arguments that nest deeper are
+//! refused alike whether they came as text or as a value.
+//!
 //! **Alternatives stay apart.** A completion with `n > 1` (or a Gemini
 //! response with several candidates) holds alternative answers to one
 //! turn: each entry says its [`choice`](CallEntry::choice), and
@@ -46,6 +65,7 @@
 mod detect;
 mod formats;
 mod read;
+mod source;
 
 pub use detect::detect;
 pub use read::{CallEntry, ReadCalls, SeveralChoices, Unreadable, UnreadableCall};
@@ -54,6 +74,8 @@ use crate::json_text::{self, JsonTextError};
 use crate::rejection::{SyntaxError, SyntaxKind};
 use serde::Serialize;
 use serde_json::Value;
+use source::Source;
+use std::collections::HashSet;
 
 /// The provider format a call came in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -108,25 +130,87 @@ impl Arguments {
         max_depth: usize,
     ) -> Result<(Value, bool), SyntaxError> {
         match self {
-            Arguments::Value(value) => Ok((value, true)),
+            // Held to the limit text is held to, with the same rejection:
+            // how the format sent the arguments does not change the answer.
+            Arguments::Value(value) => match nesting(&value) {
+                found if found > max_depth => {
+                    crate::deep::drop_value(value);
+                    Err(too_deep_arguments(found, max_depth))
+                }
+                _ => Ok((value, true)),
+            },
             Arguments::Text(text) if is_json_whitespace(&text) => {
                 Ok((Value::Object(Default::default()), false))
             }
             Arguments::Text(text) => match json_text::from_str_inspected(&text, max_depth) {
                 Ok((value, facts)) => Ok((value, facts.may_need_repair)),
                 Err(JsonTextError::Syntax(e)) => {
-                    Err(SyntaxError::json(SyntaxKind::Arguments, None, &e))
+                    Err(SyntaxError::json(SyntaxKind::Arguments, None, &e, &text))
                 }
-                Err(JsonTextError::TooDeep { found, limit }) => Err(SyntaxError {
-                    kind: SyntaxKind::Arguments,
-                    line: None,
-                    column: None,
-                    pointer: None,
-                    message: format!(
-                        "arguments nest {found} levels deep, more than the limit of {limit}"
-                    ),
-                }),
+                Err(JsonTextError::TooDeep { found, limit }) => {
+                    Err(too_deep_arguments(found, limit))
+                }
             },
+        }
+    }
+}
+
+fn too_deep_arguments(found: usize, limit: usize) -> SyntaxError {
+    SyntaxError {
+        kind: SyntaxKind::Arguments,
+        line: None,
+        column: None,
+        pointer: None,
+        message: format!("arguments nest {found} levels deep, more than the limit of {limit}"),
+    }
+}
+
+/// How deep `value` nests, counted as [`json_text::nesting`] counts its
+/// text (`{}` is one level, a scalar none): without recursion, holding one
+/// iterator per open level.
+fn nesting(value: &Value) -> usize {
+    let mut open: Vec<Children<'_>> = Vec::new();
+    open.extend(Children::of(value));
+    let mut deepest = open.len();
+    while let Some(level) = open.last_mut() {
+        match level.next() {
+            Some(child) => {
+                if let Some(children) = Children::of(child) {
+                    open.push(children);
+                    deepest = deepest.max(open.len());
+                }
+            }
+            None => {
+                open.pop();
+            }
+        }
+    }
+    deepest
+}
+
+/// The members of an array or an object, in turn.
+enum Children<'a> {
+    Items(std::slice::Iter<'a, Value>),
+    Members(serde_json::map::Values<'a>),
+}
+
+impl<'a> Children<'a> {
+    fn of(value: &'a Value) -> Option<Self> {
+        match value {
+            Value::Array(items) => Some(Children::Items(items.iter())),
+            Value::Object(members) => Some(Children::Members(members.values())),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Iterator for Children<'a> {
+    type Item = &'a Value;
+
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            Children::Items(items) => items.next(),
+            Children::Members(members) => members.next(),
         }
     }
 }
@@ -195,14 +279,40 @@ impl ToolCall {
 /// # Ok::<(), toolargs_core::rejection::SyntaxError>(())
 /// ```
 pub fn read(text: &str) -> Result<ReadCalls, SyntaxError> {
-    let value = parse_envelope(text)?;
-    let format = detect(&value).ok_or_else(|| {
-        SyntaxError::shape(
-            "",
-            "not a tool call in a known format (OpenAI, Anthropic, Gemini, MCP or {\"name\", \"arguments\"})",
-        )
-    })?;
-    formats::read(format, value)
+    read_with(text, crate::DEFAULT_MAX_DEPTH)
+}
+
+/// [`read`] for a toolbox whose [`Options::max_depth`](crate::Options::max_depth)
+/// is `max_depth`: the envelope is read with room for arguments that nest
+/// `max_depth` levels below the envelope's own levels, so a limit raised
+/// for the arguments is not undone by the envelope around them.
+///
+/// Arguments sent as a JSON value (Anthropic `input`, Gemini `args`, an
+/// MCP or plain `arguments` object) that nest deeper than `max_depth` are
+/// not built: the call keeps them as their JSON text
+/// ([`Arguments::Text`]), which the toolbox refuses as it refuses such
+/// text from OpenAI ([`SyntaxKind::Arguments`], "arguments nest N levels
+/// deep"), so the answer does not depend on the format. In an
+/// [`UnreadableCall`]'s `raw` entry they appear as that text, a string.
+/// The envelope's own levels (outside any `input`, `args` or `arguments`
+/// member) may nest up to `max_depth` or [`crate::DEFAULT_MAX_DEPTH`],
+/// whichever is more.
+///
+/// # Errors
+///
+/// As [`read`]; an envelope deeper than its own limit is a
+/// [`SyntaxKind::Envelope`] error.
+pub fn read_with(text: &str, max_depth: usize) -> Result<ReadCalls, SyntaxError> {
+    let (value, source) = parse_envelope(text, max_depth)?;
+    let format = detect(&value)
+        .or_else(|| detect::without_calls(&value))
+        .ok_or_else(|| {
+            SyntaxError::shape(
+                "",
+                "not a tool call in a known format (OpenAI, Anthropic, Gemini, MCP or {\"name\", \"arguments\"})",
+            )
+        })?;
+    formats::read(format, value, &source)
 }
 
 /// [`read`] in a format the application knows.
@@ -211,17 +321,20 @@ pub fn read(text: &str) -> Result<ReadCalls, SyntaxError> {
 ///
 /// [`SyntaxError`]: not JSON, or no envelope at all.
 pub fn read_as(format: WireFormat, text: &str) -> Result<ReadCalls, SyntaxError> {
-    formats::read(format, parse_envelope(text)?)
+    let (value, source) = parse_envelope(text, crate::DEFAULT_MAX_DEPTH)?;
+    formats::read(format, value, &source)
 }
 
-/// [`read`] of an already parsed value in `format`.
+/// [`read`] of an already parsed value in `format`. The value no longer
+/// knows how its numbers were written: a number id is serde_json's
+/// rendering of it (`1e20`, not `100000000000000000000`).
 ///
 /// # Errors
 ///
 /// [`SyntaxError`] of kind [`SyntaxKind::Shape`] when `value` is neither an
 /// object nor a list.
 pub fn read_value(format: WireFormat, value: Value) -> Result<ReadCalls, SyntaxError> {
-    formats::read(format, value)
+    formats::read(format, value, &Source::none())
 }
 
 /// Parses `text` as JSON and reads every tool call in it, detecting the
@@ -266,15 +379,94 @@ pub fn from_value(format: WireFormat, value: Value) -> Result<Vec<ToolCall>, Syn
     read_value(format, value)?.into_calls()
 }
 
-fn parse_envelope(text: &str) -> Result<Value, SyntaxError> {
-    json_text::from_str(text, crate::DEFAULT_MAX_DEPTH).map_err(|e| match e {
-        JsonTextError::Syntax(e) => SyntaxError::json(SyntaxKind::Envelope, None, &e),
-        JsonTextError::TooDeep { found, limit } => SyntaxError {
-            kind: SyntaxKind::Envelope,
-            line: None,
-            column: None,
-            pointer: None,
-            message: format!("the call nests {found} levels deep, more than the limit of {limit}"),
-        },
-    })
+/// Parses the envelope for [`read_with`]: with the text beside it, for
+/// number ids and for arguments kept as text.
+fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), SyntaxError> {
+    let syntax = |e: JsonTextError| match e {
+        JsonTextError::Syntax(e) => SyntaxError::json(SyntaxKind::Envelope, None, &e, text),
+        JsonTextError::TooDeep { found, limit } => too_deep_envelope(found, limit),
+    };
+    let facts = json_text::inspect(text);
+    if facts.nesting <= max_depth {
+        // Nothing in it can be too deep: the common case, one scan.
+        let value = json_text::from_str_with_facts(text, facts, max_depth).map_err(syntax)?;
+        return Ok((value, Source::new(text, None, HashSet::new())));
+    }
+    let scan = source::scan(text);
+    let own_limit = max_depth.max(crate::DEFAULT_MAX_DEPTH);
+    if scan.own_nesting > own_limit {
+        return Err(too_deep_envelope(scan.own_nesting, own_limit));
+    }
+    let deep: Vec<(&String, &source::Member)> = scan
+        .arguments
+        .iter()
+        .filter(|(_, member)| member.nesting > max_depth)
+        .collect();
+    // Within these bounds, the value nests at most `own_limit + max_depth`
+    // levels once the deep arguments are left out.
+    let limit = own_limit.saturating_add(max_depth);
+    if deep.is_empty() {
+        let value = json_text::from_str_with_facts(text, facts, usize::MAX).map_err(syntax)?;
+        return Ok((value, Source::new(text, Some(scan), HashSet::new())));
+    }
+    // The whole text must be JSON, deep arguments included; checked
+    // without building anything.
+    json_text::check_with_facts(text, facts, usize::MAX).map_err(syntax)?;
+    // Each deep argument value is blanked to `0` (and spaces, so the
+    // rest keeps its place); the parsed `0` is then replaced by the text.
+    let mut masked = text.as_bytes().to_vec();
+    for (_, member) in &deep {
+        if let Some(bytes) = masked.get_mut(member.range.clone()) {
+            bytes.fill(b' ');
+            bytes[0] = b'0';
+        }
+    }
+    // Only ASCII replaced whole characters (the range starts and ends on a
+    // bracket), so this is the text it was, as UTF-8.
+    let masked = String::from_utf8_lossy(&masked);
+    let mut value = json_text::from_str(&masked, limit).map_err(syntax)?;
+    let mut textified = HashSet::new();
+    for (pointer, member) in deep {
+        let Some(slot) = value.pointer_mut(pointer) else {
+            continue;
+        };
+        if let (Some(0), Some(raw)) = (slot.as_u64(), text.get(member.range.clone())) {
+            *slot = Value::String(raw.to_owned());
+            textified.insert(pointer.clone());
+        }
+    }
+    Ok((value, Source::new(text, Some(scan), textified)))
+}
+
+fn too_deep_envelope(found: usize, limit: usize) -> SyntaxError {
+    SyntaxError {
+        kind: SyntaxKind::Envelope,
+        line: None,
+        column: None,
+        pointer: None,
+        message: format!("the call nests {found} levels deep, more than the limit of {limit}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_nests_as_its_text_does() {
+        for text in [
+            "1",
+            "[]",
+            "{}",
+            "[1,[2,[3]],{}]",
+            r#"{"a":{"b":[[]]},"c":[]}"#,
+        ] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(nesting(&value), json_text::nesting(text), "{text}");
+        }
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let value = json_text::from_str(&deep, usize::MAX).unwrap();
+        assert_eq!(nesting(&value), 100_000);
+        crate::deep::drop_value(value);
+    }
 }

@@ -35,18 +35,21 @@ pub struct SyntaxError {
 }
 
 impl SyntaxError {
-    /// A JSON parse error of `kind` at the position `error` reports.
+    /// A JSON parse error of `kind` at the position `error` reports, raised
+    /// parsing `text` (see [`crate::json_text::describe_error`]).
     pub(crate) fn json(
         kind: SyntaxKind,
         pointer: Option<String>,
         error: &serde_json::Error,
+        text: &str,
     ) -> Self {
+        let (line, column, message) = crate::json_text::describe_error(text, error);
         SyntaxError {
             kind,
-            line: Some(error.line()),
-            column: Some(error.column()),
+            line: Some(line),
+            column: Some(column),
             pointer,
-            message: crate::tool_args::syntax_message(error),
+            message,
         }
     }
 

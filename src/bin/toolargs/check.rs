@@ -247,7 +247,7 @@ impl Process for Check {
             };
             return self.verdict(here, call, line, out, tally);
         }
-        let read = match call::read(text) {
+        let read = match call::read_with(text, self.options.max_depth) {
             Ok(read) => read,
             Err(_) if stream_check::is_chunk(text) => return chunk(here, ending, out),
             Err(e) => {
