@@ -15,6 +15,13 @@ page cache, then runs, with stdout discarded:
 * `toolargs normalize --schema benches/cli/schema.json --jobs N FILE` for
   each N in --jobs.
 
+With --pipe, each command reads the corpus from a pipe on its standard
+input instead of the file (a pipe is where the command flushes whenever its
+input has nothing more buffered, so that a co-process gets its answers).
+With --baseline BIN, each `toolargs` run is paired with the same run of BIN
+(another build of the command), interleaved round by round, so the two are
+compared in one run on the same machine load.
+
 Each command runs --repeat times (default 3); the table keeps the fastest
 wall time (measured here), the fastest CPU time (user + system, from
 `/usr/bin/time -v`) and the largest peak resident memory (same source). It
@@ -29,6 +36,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import tempfile
 import time
@@ -73,13 +81,23 @@ def write_corpus(path, megabytes, seed=1):
     return lines, written
 
 
-def measure(command):
-    """Runs `command` with stdout discarded; returns (wall seconds, CPU
-    seconds (user + system), peak RSS in MB, exit status)."""
+def measure(command, pipe_from=None):
+    """Runs `command` with stdout discarded (and, with `pipe_from`, that
+    file written to its standard input through a pipe); returns (wall
+    seconds, CPU seconds (user + system) of the command alone, peak RSS in
+    MB, exit status)."""
     with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as report, open(os.devnull, "wb") as null:
         start = time.perf_counter()
-        code = subprocess.run(["/usr/bin/time", "-v", "-o", report.name] + command,
-                              stdout=null, check=False).returncode
+        if pipe_from is None:
+            code = subprocess.run(["/usr/bin/time", "-v", "-o", report.name] + command,
+                                  stdout=null, check=False).returncode
+        else:
+            child = subprocess.Popen(["/usr/bin/time", "-v", "-o", report.name] + command,
+                                     stdin=subprocess.PIPE, stdout=null)
+            with open(pipe_from, "rb") as source:
+                shutil.copyfileobj(source, child.stdin, 1 << 16)
+            child.stdin.close()
+            code = child.wait()
         elapsed = time.perf_counter() - start
         text = report.read()
     field = lambda name: re.search(re.escape(name) + r": ([0-9.]+)", text).group(1)
@@ -98,6 +116,8 @@ def main():
     ap.add_argument("--floor", default=os.path.join(target, "release", "examples", "cli_floor"))
     ap.add_argument("--repeat", type=int, default=3, help="runs of each command; the fastest wall and CPU times are kept")
     ap.add_argument("--dir", default=None, help="where the corpora are written (default: the system's temporary directory)")
+    ap.add_argument("--pipe", action="store_true", help="feed each command its corpus through a pipe on standard input")
+    ap.add_argument("--baseline", default=None, help="another build of the command, run beside each toolargs run")
     args = ap.parse_args()
     schema = os.path.join(here, "schema.json")
     print(f"{'corpus':>8} {'calls':>9} {'run':<20} {'wall s':>7} {'CPU s':>7} {'MB/CPU-s':>9} {'peak RSS':>10} {'vs floor':>9} {'speed-up':>9}")
@@ -108,25 +128,35 @@ def main():
             with open(path, "rb") as f:
                 while f.read(1 << 24):
                     pass
+            source = [] if args.pipe else [path]
             runs = [("floor (parse+write)", [args.floor, path])]
-            runs += [(f"toolargs --jobs {n}", [args.bin, "normalize", "--schema", schema, "--jobs", str(n), path])
-                     for n in args.jobs]
-            floor_cpu = one_job = None
+            for n in args.jobs:
+                runs.append((f"toolargs --jobs {n}", [args.bin, "normalize", "--schema", schema, "--jobs", str(n)] + source))
+                if args.baseline:
+                    runs.append((f"baseline --jobs {n}", [args.baseline, "normalize", "--schema", schema, "--jobs", str(n)] + source))
+            floor_cpu = None
+            one_job = {}
+            # Round by round, so that a change of load touches every run alike.
+            trials = {name: [] for name, _ in runs}
+            for _ in range(args.repeat):
+                for name, command in runs:
+                    pipe_from = path if args.pipe and not name.startswith("floor") else None
+                    trials[name].append(measure(command, pipe_from))
             for name, command in runs:
-                trials = [measure(command) for _ in range(args.repeat)]
-                seconds = min(t[0] for t in trials)
-                cpu = min(t[1] for t in trials)
-                peak = max(t[2] for t in trials)
-                code = max(t[3] for t in trials)
+                seconds = min(t[0] for t in trials[name])
+                cpu = min(t[1] for t in trials[name])
+                peak = max(t[2] for t in trials[name])
+                code = max(t[3] for t in trials[name])
                 floor = name.startswith("floor")
                 if floor:
                     floor_cpu = cpu
-                if name == "toolargs --jobs 1":
-                    one_job = seconds
+                program = name.split(" --jobs")[0]
+                if name.endswith(" --jobs 1"):
+                    one_job[program] = seconds
                 # Throughput per core: the floor's CPU time over the command's.
                 share = f"{'':>9}" if floor else f"{floor_cpu / cpu * 100:>8.0f}%"
                 # Parallel speed-up: wall time of --jobs 1 over --jobs N.
-                speedup = f"{one_job / seconds:>8.2f}x" if one_job and not floor else f"{'':>9}"
+                speedup = f"{one_job[program] / seconds:>8.2f}x" if program in one_job and not floor else f"{'':>9}"
                 print(f"{mb:>6}MB {lines:>9} {name:<20} {seconds:>7.2f} {cpu:>7.2f} {size / 1e6 / cpu:>9.1f} {peak:>8.1f}MB {share} {speedup}"
                       + ("" if code == 0 else f"  (exit {code})"), flush=True)
 
