@@ -693,6 +693,8 @@ fn a_syntax_error_at_a_character_is_the_whole_texts_in_every_split() {
     rejected_as_the_whole_text_once_shown::<Note>("{\"s\"\u{ff1a}\"x\"}", 7);
     rejected_as_the_whole_text_once_shown::<Note>("\u{feff}{\"s\":\"x\"}", 3);
     rejected_as_the_whole_text_once_shown::<Note>("[1, €]", 7);
+    // A number the parser refuses: once the byte after it shows its end.
+    rejected_as_the_whole_text_once_shown::<Note>("[1e400, 2]", 7);
     rejected_as_the_whole_text_once_shown::<Note>("{\"s\":\"x\"} \u{1F600}", 14);
 }
 
@@ -764,4 +766,29 @@ fn a_snapshot_names_the_open_string_in_a_later_array_item() {
             "/documents/1/labels/1"
         ]
     );
+}
+
+#[test]
+fn bytes_that_are_not_utf8_get_the_parsers_error_on_the_bytes() {
+    // Outside a string, at the first byte that shows it; in a string, at
+    // its closing quote: the error `finish` gives, in every split.
+    for (text, shown) in [
+        (&b"{\"s\": \"x\"}\xff"[..], 11),
+        (&b"{\"s\": \"x\"} \xc3A"[..], 13),
+        (&b"{\"s\": \"x\xff y\", \"t\": 1}"[..], 12),
+        (&b"[\"\xed\xa0\x80\"]"[..], 6),
+    ] {
+        let whole = streamed::<Note>(&[text]).1.unwrap_err();
+        assert!(matches!(whole, ArgsError::Syntax(_)));
+        for cut in 0..=text.len() {
+            let (first, result) = streamed::<Note>(&[&text[..cut], &text[cut..]]);
+            let expected = if cut >= shown { cut } else { text.len() };
+            assert_eq!(
+                first,
+                Some((expected, whole.clone())),
+                "{text:?} cut at {cut}"
+            );
+            assert_eq!(result.unwrap_err(), whole);
+        }
+    }
 }

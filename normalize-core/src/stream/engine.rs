@@ -313,9 +313,6 @@ pub(crate) struct Core<'s> {
     /// Bytes received so far.
     received: usize,
     wordings: u32,
-    /// A string or key the lexer accepted that `serde_json` refuses (bytes
-    /// that are not UTF-8): the text is checked by the real parser.
-    suspect: bool,
     /// The text is broken, but the parser could not word its error yet
     /// (see [`Core::check_syntax`]): the text's length when it was last
     /// asked.
@@ -385,7 +382,6 @@ impl<'s> Engine<'s> {
                 provisional: Vec::new(),
                 received: 0,
                 wordings: 0,
-                suspect: false,
                 unworded: None,
                 parsed: None,
                 intact: true,
@@ -466,7 +462,7 @@ impl<'s> Engine<'s> {
         self.lexer.feed(fragment, &mut Reader { core, on_event });
         let core = &mut self.core;
         let broken = self.lexer.broken();
-        if broken.is_some() || std::mem::take(&mut core.suspect) {
+        if broken.is_some() {
             core.check_syntax(self.lexer.text(), broken);
         }
     }
@@ -907,9 +903,10 @@ impl<'s> Core<'s> {
     fn read_key(&mut self, token: Token<'_>) {
         let Some(key) = decode_key(token) else {
             // Not a key `serde_json` reads (bytes that are not UTF-8): the
-            // values built so far are not its either.
-            self.suspect = true;
+            // values built so far are not its either. The parser's error
+            // is checked here, before anything after the key is read.
             self.intact = false;
+            self.check_syntax(token.text, None);
             return;
         };
         let key: &str = &key;
@@ -979,8 +976,11 @@ impl<'s> Core<'s> {
             parent.resume = token.end;
         }
         let Some(value) = decode_scalar(token) else {
-            self.suspect = true;
+            // A token `serde_json` refuses (bytes that are not UTF-8, a
+            // number out of its range): its error is checked here, before
+            // anything after the token is read.
             self.intact = false;
+            self.check_syntax(token.text, None);
             return;
         };
         // Below a container reported whole, members report nothing.
