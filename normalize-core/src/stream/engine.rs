@@ -96,6 +96,16 @@ impl Syntax {
     }
 }
 
+/// What the parser says of a text so far.
+enum Parsed {
+    /// An error no continuation changes.
+    Error(serde_json::Error),
+    /// Nothing yet: more bytes may decide it.
+    NotYet,
+    /// No syntax error will be reported early (the text nests too deep).
+    Never,
+}
+
 /// A finding and when it became what it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Found {
@@ -314,9 +324,9 @@ pub(crate) struct Core<'s> {
     received: usize,
     wordings: u32,
     /// The text is broken, but the parser could not word its error yet
-    /// (see [`Core::check_syntax`]): the text's length when it was last
-    /// asked.
-    unworded: Option<usize>,
+    /// (see [`Core::check_syntax`]): where, and the text's length when it
+    /// was last asked.
+    unworded: Option<(usize, usize)>,
     /// The root value, once complete: what `serde_json` parses from the
     /// text, built as it arrived.
     parsed: Option<Value>,
@@ -454,16 +464,18 @@ impl<'s> Engine<'s> {
             self.skipped = true;
             self.lexer.append(fragment);
             let text = self.lexer.text();
-            if core.certain.is_none() && core.unworded.is_some_and(|len| len < text.len()) {
-                core.check_syntax(text, self.lexer.broken());
+            match core.unworded {
+                Some((at, read)) if core.certain.is_none() && read < text.len() => {
+                    core.check_syntax(text, at);
+                }
+                _ => {}
             }
             return;
         }
         self.lexer.feed(fragment, &mut Reader { core, on_event });
         let core = &mut self.core;
-        let broken = self.lexer.broken();
-        if broken.is_some() {
-            core.check_syntax(self.lexer.text(), broken);
+        if let Some(at) = self.lexer.broken() {
+            core.check_syntax(self.lexer.text(), at);
         }
     }
 
@@ -595,14 +607,41 @@ impl<'s> Core<'s> {
     }
 
     /// Settles the syntax error the whole text gets, once the text so far
-    /// decides it: the parser's error on it, when no continuation can
-    /// change it (it is not "end of input"), worded by the entry points'
-    /// own functions. `broken`: where the lexer found the text broken. The
-    /// parser may need a few bytes more than the lexer to word its error
-    /// (the four after `\u`, the rest of a character cut at the end): then
-    /// the text is checked again as it grows ([`Core::unworded`]).
-    fn check_syntax(&mut self, text: &[u8], broken: Option<usize>) {
-        self.unworded = None;
+    /// decides it: the parser's error on the text up to the byte at `at`
+    /// (where the lexer found it broken, or the end of a token the parser
+    /// refuses), when no continuation can change it (it is not "end of
+    /// input"), worded by the entry points' own functions. The parser may
+    /// need a few bytes more than the lexer to word its error (the four
+    /// after `\u`, the rest of a character cut at the end): the text is read
+    /// a byte further each time until it does, then as it grows
+    /// ([`Core::unworded`]). So the error depends on the bytes received, not
+    /// on how they were split, nor on any byte past those the parser needs
+    /// (a bracket further on nesting past the limit).
+    fn check_syntax(&mut self, text: &[u8], at: usize) {
+        let bound = at.saturating_add(WORDED_WITHIN);
+        let from = match self.unworded.take() {
+            Some((same, read)) if same == at => read + 1,
+            _ => at + 1,
+        };
+        let last = text.len().min(bound);
+        for end in from..=last {
+            match self.parse_error(&text[..end]) {
+                Parsed::Error(error) => {
+                    self.settle(Finding::Syntax(Box::new(Syntax::of(&error))));
+                    return;
+                }
+                Parsed::Never => return,
+                Parsed::NotYet => {}
+            }
+        }
+        if last < bound {
+            self.unworded = Some((at, last));
+        }
+    }
+
+    /// The parser's error on `text`, as the entry points read the whole
+    /// text.
+    fn parse_error(&self, text: &[u8]) -> Parsed {
         let error = match std::str::from_utf8(text) {
             // No continuation makes the text UTF-8: the entry points get
             // the parser's error on the bytes ([`Syntax::not_utf8`]).
@@ -612,36 +651,31 @@ impl<'s> Core<'s> {
             valid => {
                 let valid = match valid {
                     Ok(valid) => valid,
+                    // A character cut at the end: read once complete.
                     Err(error) => {
-                        // A character cut at the end: read once complete.
                         std::str::from_utf8(&text[..error.valid_up_to()]).unwrap_or_default()
                     }
                 };
                 if crate::call::is_json_whitespace(valid) {
-                    None
-                } else {
-                    match crate::json_text::from_str(valid, self.options.max_depth) {
-                        Err(crate::json_text::JsonTextError::Syntax(error)) => Some(error),
-                        // Nested deeper than the limit: the whole text is
-                        // refused for that first.
-                        Err(crate::json_text::JsonTextError::TooDeep { .. }) => return,
-                        Ok(value) => {
-                            crate::deep::drop_value(value);
-                            None
-                        }
+                    return Parsed::NotYet;
+                }
+                match crate::json_text::from_str(valid, self.options.max_depth) {
+                    Err(crate::json_text::JsonTextError::Syntax(error)) => Some(error),
+                    // Nested deeper than the limit: the whole text is
+                    // refused for that first.
+                    Err(crate::json_text::JsonTextError::TooDeep { .. }) => return Parsed::Never,
+                    Ok(value) => {
+                        crate::deep::drop_value(value);
+                        None
                     }
                 }
             }
         };
         match error {
             Some(error) if error.classify() != serde_json::error::Category::Eof => {
-                self.settle(Finding::Syntax(Box::new(Syntax::of(&error))));
+                Parsed::Error(error)
             }
-            _ => {
-                if broken.is_some_and(|at| text.len() < at.saturating_add(WORDED_WITHIN)) {
-                    self.unworded = Some(text.len());
-                }
-            }
+            _ => Parsed::NotYet,
         }
     }
 
@@ -906,7 +940,7 @@ impl<'s> Core<'s> {
             // values built so far are not its either. The parser's error
             // is checked here, before anything after the key is read.
             self.intact = false;
-            self.check_syntax(token.text, None);
+            self.check_syntax(token.text, token.end - 1);
             return;
         };
         let key: &str = &key;
@@ -978,9 +1012,14 @@ impl<'s> Core<'s> {
         let Some(value) = decode_scalar(token) else {
             // A token `serde_json` refuses (bytes that are not UTF-8, a
             // number out of its range): its error is checked here, before
-            // anything after the token is read.
+            // anything after the token is read. (A number ends at the
+            // byte after it, or at the text's end.)
             self.intact = false;
-            self.check_syntax(token.text, None);
+            let at = match token.bytes().first() {
+                Some(b'"') => token.end - 1,
+                _ => token.end.min(token.text.len().saturating_sub(1)),
+            };
+            self.check_syntax(token.text, at);
             return;
         };
         // Below a container reported whole, members report nothing.
