@@ -15,13 +15,15 @@ mod stream {
         note: Option<String>,
     }
 
-    /// The first certain rejection when `text` comes in fragments ending
-    /// at `ends`, with the bytes received then, and the final result.
-    fn run(
-        text: &[u8],
-        ends: &[usize],
-        options: Options,
-    ) -> (Option<(usize, ArgsError)>, Result<toolargs::Parsed<Act>, ArgsError>) {
+    /// The first certain rejection, with the bytes received then, and the
+    /// final result.
+    type Run = (
+        Option<(usize, ArgsError)>,
+        Result<toolargs::Parsed<Act>, ArgsError>,
+    );
+
+    /// `text` in fragments ending at `ends`.
+    fn run(text: &[u8], ends: &[usize], options: Options) -> Run {
         let mut call = ArgsStream::<Act>::with_options(options);
         let (mut first, mut from) = (None, 0);
         for &to in ends {

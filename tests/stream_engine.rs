@@ -638,15 +638,16 @@ struct Note {
     s: String,
 }
 
-/// `text` fed in `fragments` (as text where a fragment is whole
-/// characters, as bytes otherwise): the first certain rejection, with the
-/// bytes received then, and the final result.
-fn streamed<T: ToolArgs>(
-    fragments: &[&[u8]],
-) -> (
+/// The first certain rejection, with the bytes received then, and the
+/// final result.
+type Streamed<T> = (
     Option<(usize, ArgsError)>,
     Result<toolargs::Parsed<T>, ArgsError>,
-) {
+);
+
+/// `text` fed in `fragments` (as text where a fragment is whole
+/// characters, as bytes otherwise).
+fn streamed<T: ToolArgs>(fragments: &[&[u8]]) -> Streamed<T> {
     let mut call = ArgsStream::<T>::new();
     let mut first = None;
     for fragment in fragments {

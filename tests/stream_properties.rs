@@ -395,7 +395,8 @@ fn characters(clean: &str, rng: &mut Rng) -> Vec<(String, &'static str)> {
         let mut points: Vec<usize> = (0..1 + rng.below(3)).map(|_| *rng.pick(&inside)).collect();
         points.sort_unstable();
         for at in points.into_iter().rev() {
-            text.insert_str(at, *rng.pick(VALID_IN_STRING));
+            let valid: &&str = rng.pick(VALID_IN_STRING);
+            text.insert_str(at, valid);
         }
         out.push((text, "characters"));
         let at = *rng.pick(&inside);
