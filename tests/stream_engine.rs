@@ -630,3 +630,166 @@ fn an_option_of_a_tagged_enum_is_checked_once_its_tag_is_complete() {
     let text = r#"{"filter": null, "either": "x", "drawn": {"type": "circle", "center": {"since": "x", "zz": 1, "authors": []}, "radius": 1}}"#;
     rejected_early_at_the_unknown_key::<Decided>(text, "/drawn/center/zz");
 }
+
+/// One string member, for calls whose text goes wrong before any schema
+/// matters.
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+struct Note {
+    s: String,
+}
+
+/// The first certain rejection, with the bytes received then, and the
+/// final result.
+type Streamed<T> = (
+    Option<(usize, ArgsError)>,
+    Result<toolargs::Parsed<T>, ArgsError>,
+);
+
+/// `text` fed in `fragments` (as text where a fragment is whole
+/// characters, as bytes otherwise).
+fn streamed<T: ToolArgs>(fragments: &[&[u8]]) -> Streamed<T> {
+    let mut call = ArgsStream::<T>::new();
+    let mut first = None;
+    for fragment in fragments {
+        match std::str::from_utf8(fragment) {
+            Ok(text) => call.push(text),
+            Err(_) => call.push_bytes(fragment),
+        }
+        if first.is_none() {
+            first = call.rejection().map(|e| (e.received, e.rejection));
+        }
+    }
+    (first, call.finish())
+}
+
+/// In every two-way split of `text` (a cut inside a character included)
+/// and in one-byte deltas, the call is rejected early with the very error
+/// the whole text gets (compared with `from_model`, not with a wording),
+/// as soon as the fragment holding byte `shown - 1` arrives.
+fn rejected_as_the_whole_text_once_shown<T: ToolArgs + std::fmt::Debug>(text: &str, shown: usize) {
+    let whole = T::from_model(text).expect_err("the text is not JSON");
+    assert!(matches!(whole, ArgsError::Syntax(_)), "{text:?}: {whole:?}");
+    let bytes = text.as_bytes();
+    for cut in 0..=bytes.len() {
+        let (first, result) = streamed::<T>(&[&bytes[..cut], &bytes[cut..]]);
+        let expected = if cut >= shown { cut } else { bytes.len() };
+        assert_eq!(
+            first,
+            Some((expected, whole.clone())),
+            "{text:?} cut at {cut}"
+        );
+        assert_eq!(result.unwrap_err(), whole, "{text:?} cut at {cut}");
+    }
+    let deltas: Vec<&[u8]> = bytes.chunks(1).collect();
+    let (first, result) = streamed::<T>(&deltas);
+    assert_eq!(first, Some((shown, whole.clone())), "{text:?} in bytes");
+    assert_eq!(result.unwrap_err(), whole);
+}
+
+#[test]
+fn a_syntax_error_at_a_character_is_the_whole_texts_in_every_split() {
+    // Trailing non-ASCII after the root, a fullwidth colon, a byte order
+    // mark: the error is known once the character is complete.
+    rejected_as_the_whole_text_once_shown::<Note>("{\"s\":\"x\"}é", 11);
+    rejected_as_the_whole_text_once_shown::<Note>("{\"s\"\u{ff1a}\"x\"}", 7);
+    rejected_as_the_whole_text_once_shown::<Note>("\u{feff}{\"s\":\"x\"}", 3);
+    rejected_as_the_whole_text_once_shown::<Note>("[1, €]", 7);
+    // A number the parser refuses: once the byte after it shows its end.
+    rejected_as_the_whole_text_once_shown::<Note>("[1e400, 2]", 7);
+    rejected_as_the_whole_text_once_shown::<Note>("{\"s\":\"x\"} \u{1F600}", 14);
+}
+
+#[test]
+fn an_invalid_escape_is_rejected_in_every_split_once_the_parser_words_it() {
+    // The parser reads four bytes after `\u` before it says which error:
+    // the call is rejected at the fourth, wherever the text was cut.
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"s":"\u00G1"}"#, 12);
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"s":"\uG000"}"#, 12);
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"s":"\u0Gé"}"#, 12);
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"s":"a\x"}"#, 9);
+}
+
+#[test]
+fn a_lone_surrogate_escape_is_rejected_at_the_byte_that_shows_it() {
+    // A high surrogate followed by something other than `\u`, or by a `\u`
+    // escape that is not a low surrogate; a low surrogate alone. The error
+    // is the whole text's, whatever its wording.
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"s":"\ud800x"}"#, 13);
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"s":"\ud800\u0041"}"#, 18);
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"s":"\ud800\n"}"#, 14);
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"s":"\ud800"}"#, 13);
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"s":"\udc00 and more"}"#, 12);
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"\uDBFFé":1}"#, 10);
+    rejected_as_the_whole_text_once_shown::<Note>(r#"{"s":"\ud83d\ud83d"}"#, 18);
+    // A pair is no error.
+    let pair = r#"{"s":"\ud83d\ude00"}"#;
+    assert!(Note::from_model(pair).is_ok());
+    assert_eq!(
+        streamed::<Note>(&pair.as_bytes().chunks(1).collect::<Vec<_>>()).0,
+        None
+    );
+}
+
+#[test]
+fn a_snapshot_names_the_open_string_in_a_later_array_item() {
+    let mut call = ArgsStream::<Search>::new();
+    call.push(r#"{"tags":["a","b"#);
+    let snapshot = call.snapshot().expect("a value began");
+    assert_eq!(snapshot.value, json!({"tags": ["a", "b"]}));
+    let open: Vec<String> = snapshot.open.iter().map(|l| l.to_string()).collect();
+    assert_eq!(open, ["", "/tags", "/tags/1"]);
+    call.push(r#"", "c"#);
+    let open: Vec<String> = call
+        .snapshot()
+        .unwrap()
+        .open
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    assert_eq!(open, ["", "/tags", "/tags/2"]);
+    // Below an object in an array, the string's own array counts.
+    let mut call = ArgsStream::<Search>::new();
+    call.push(r#"{"documents":[{"title":"t","labels":[]},{"title":"u","labels":["x","y"#);
+    let open: Vec<String> = call
+        .snapshot()
+        .unwrap()
+        .open
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    assert_eq!(
+        open,
+        [
+            "",
+            "/documents",
+            "/documents/1",
+            "/documents/1/labels",
+            "/documents/1/labels/1"
+        ]
+    );
+}
+
+#[test]
+fn bytes_that_are_not_utf8_get_the_parsers_error_on_the_bytes() {
+    // Outside a string, at the first byte that shows it; in a string, at
+    // its closing quote: the error `finish` gives, in every split.
+    for (text, shown) in [
+        (&b"{\"s\": \"x\"}\xff"[..], 11),
+        (&b"{\"s\": \"x\"} \xc3A"[..], 13),
+        (&b"{\"s\": \"x\xff y\", \"t\": 1}"[..], 12),
+        (&b"[\"\xed\xa0\x80\"]"[..], 6),
+    ] {
+        let whole = streamed::<Note>(&[text]).1.unwrap_err();
+        assert!(matches!(whole, ArgsError::Syntax(_)));
+        for cut in 0..=text.len() {
+            let (first, result) = streamed::<Note>(&[&text[..cut], &text[cut..]]);
+            let expected = if cut >= shown { cut } else { text.len() };
+            assert_eq!(
+                first,
+                Some((expected, whole.clone())),
+                "{text:?} cut at {cut}"
+            );
+            assert_eq!(result.unwrap_err(), whole);
+        }
+    }
+}

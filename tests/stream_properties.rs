@@ -6,14 +6,28 @@
 //! each fed in every two-way split, in one-byte
 //! deltas and in random multi-way splits.
 //!
+//! Besides, each value's text with characters and escapes put where they
+//! break it or not: non-ASCII characters and escapes (valid, cut anywhere by
+//! the splits) inside strings; invalid and lone surrogate escapes followed by
+//! more of the string; a byte order mark, a fullwidth colon or non-ASCII
+//! bytes outside strings and after the root value.
+//!
 //! For every split:
 //! - `finish()` equals `T::from_model` on the whole text;
+//! - the first certain rejection depends on the bytes received, not on the
+//!   split: the same rejection, with the fragment that brings the byte at
+//!   which one-byte deltas get it;
+//! - a syntax error is rejected no later than the character after the
+//!   position the parser gives it (compared with the parser's error on the
+//!   whole text, never with a wording);
 //! - every early rejection is sound: the whole text is rejected, and by the
 //!   same syntax error, or with the early violation among its violations
 //!   (or by an earlier phase, as the module documents);
 //! - the events are the whole call's normalized values: each at its
 //!   pointer in the normalized whole value, each value of the text covered
-//!   once.
+//!   once;
+//! - in one-byte deltas, a snapshot's open string is the last member of its
+//!   container, and a prefix of the whole text's string there.
 //!
 //! For invalid calls, how early the first rejection came (the fraction of
 //! the text received) is computed and printed, certain and provisional.
@@ -26,6 +40,7 @@ mod stream_sound;
 use contract::types::*;
 use contract::{Rng, Subject, canonical, leaves, objects, with_replaced};
 use serde_json::{Map, Value};
+use std::fmt::Debug;
 use stream_sound::early_is_sound;
 use toolargs::ArgsError;
 use toolargs::stream::{ArgsStream, Certainty, Event, EventRef};
@@ -242,6 +257,7 @@ fn texts<T: Subject>(j: &Value, rng: &mut Rng) -> Vec<(String, &'static str)> {
             "broken",
         ));
     }
+    out.extend(characters(&clean, rng));
     let mut holders = Vec::new();
     objects(j, "", &mut holders);
     let mut unknown = None;
@@ -291,6 +307,128 @@ fn texts<T: Subject>(j: &Value, rng: &mut Rng) -> Vec<(String, &'static str)> {
             }
         }
     }
+    out
+}
+
+/// Characters and escapes that keep a string valid.
+const VALID_IN_STRING: &[&str] = &[
+    "é",
+    "€",
+    "😀",
+    "\u{ff1a}",
+    r"\u00e9",
+    r"\ud83d\ude00",
+    r"\uD83D\uDE00",
+    r#"\""#,
+    r"\\",
+    r"\n",
+    r"\/",
+    r"\u0041",
+];
+
+/// Escapes the parser refuses: lone surrogates, a high surrogate followed
+/// by something other than a low one, bad hex digits, an unknown escape.
+const INVALID_IN_STRING: &[&str] = &[
+    r"\ud800",
+    r"\udc00",
+    r"\ud800\u0041",
+    r"\ud800\n",
+    "\\ud800é",
+    r"\ud800\ud800",
+    r"\uDBFF\u00e9",
+    r"\u00G1",
+    r"\uG",
+    "\\u0é",
+    r"\x",
+];
+
+/// Characters outside strings, none JSON: a byte order mark, a fullwidth
+/// colon, an ideographic space, a letter.
+const OUTSIDE_STRINGS: &[&str] = &["\u{feff}", "\u{ff1a}", "\u{3000}", "é", "😀"];
+
+/// Where a character or escape may go inside a string of `text` (JSON):
+/// after its opening quote up to its closing one, never inside an escape
+/// or a character; and where one may go between tokens (after `{`, `[`,
+/// `,` or `:` outside strings).
+fn insertion_points(text: &str) -> (Vec<usize>, Vec<usize>) {
+    let bytes = text.as_bytes();
+    let (mut inside, mut between) = (Vec::new(), Vec::new());
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        if in_string {
+            inside.push(i);
+        }
+        match bytes[i] {
+            b'"' => {
+                in_string = !in_string;
+                i += 1;
+            }
+            b'\\' if in_string => {
+                i += if bytes.get(i + 1) == Some(&b'u') {
+                    6
+                } else {
+                    2
+                }
+            }
+            b'{' | b'[' | b',' | b':' if !in_string => {
+                i += 1;
+                between.push(i);
+            }
+            _ => i += text[i..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    (inside, between)
+}
+
+/// The text with characters and escapes put in it: valid ones inside
+/// strings ("characters"); an invalid escape inside a string, more of the
+/// string after it ("bad escape"); a character outside strings, at the
+/// start, after the root, or between tokens, or a fullwidth colon for a
+/// colon ("outside").
+fn characters(clean: &str, rng: &mut Rng) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    let (inside, between) = insertion_points(clean);
+    if !inside.is_empty() {
+        let mut text = clean.to_owned();
+        // From the end, so the earlier points stay where they were.
+        let mut points: Vec<usize> = (0..1 + rng.below(3)).map(|_| *rng.pick(&inside)).collect();
+        points.sort_unstable();
+        for at in points.into_iter().rev() {
+            let valid: &&str = rng.pick(VALID_IN_STRING);
+            text.insert_str(at, valid);
+        }
+        out.push((text, "characters"));
+        let at = *rng.pick(&inside);
+        let bad = format!("{}{}", rng.pick(INVALID_IN_STRING), "more é");
+        out.push((
+            format!("{}{bad}{}", &clean[..at], &clean[at..]),
+            "bad escape",
+        ));
+    }
+    let odd = rng.pick(OUTSIDE_STRINGS);
+    let outside = match rng.below(4) {
+        0 => format!("{odd}{clean}"),
+        1 => format!("{clean}{}{odd}", if rng.chance(50) { " " } else { "" }),
+        2 if !between.is_empty() => {
+            let at = *rng.pick(&between);
+            format!("{}{odd}{}", &clean[..at], &clean[at..])
+        }
+        _ => {
+            let colons: Vec<usize> = between
+                .iter()
+                .map(|&at| at - 1)
+                .filter(|&at| clean.as_bytes()[at] == b':')
+                .collect();
+            if colons.is_empty() {
+                format!("{clean}{odd}")
+            } else {
+                let at = *rng.pick(&colons);
+                format!("{}\u{ff1a}{}", &clean[..at], &clean[at + 1..])
+            }
+        }
+    };
+    out.push((outside, "outside"));
     out
 }
 
@@ -385,12 +523,38 @@ fn check_type<T: Subject>(name: &str) {
                 with.events, without.lent
             ));
         }
+        // Where one-byte deltas are first rejected for certain: every split
+        // gets the same rejection with the fragment that brings that byte.
+        let by_byte = with.certain.clone();
+        if let Err(e) = prompt(&text, &whole, by_byte.as_ref().map(|(at, _)| *at)) {
+            failures.push(format!("{kind} {text:?}\n  {e}"));
+        }
+        if matches!(kind, "clean" | "damaged" | "characters") && text.len() <= ALL_SPLITS_UP_TO {
+            if let Err(e) = snapshots_agree::<T>(&text) {
+                failures.push(format!("{kind} {text:?}\n  snapshot: {e}"));
+            }
+        }
         for cuts in splits(&text, &mut rng) {
             let got = run::<T>(&text, &cuts);
             if got.result != whole {
                 failures.push(format!(
                     "{kind} {text} split at {cuts:?}\n  stream {:?}\n  whole  {whole:?}",
                     got.result
+                ));
+                break;
+            }
+            let expected = by_byte.as_ref().map(|(at, error)| {
+                let end = cuts
+                    .iter()
+                    .copied()
+                    .chain([text.len()])
+                    .find(|end| end >= at);
+                (end.unwrap_or(text.len()), error.clone())
+            });
+            if got.certain != expected {
+                failures.push(format!(
+                    "{kind} {text:?} split at {cuts:?}\n  certain {:?}\n  in one-byte deltas {by_byte:?}",
+                    got.certain
                 ));
                 break;
             }
@@ -418,6 +582,93 @@ fn check_type<T: Subject>(name: &str) {
         failures.len(),
         failures[..failures.len().min(3)].join("\n")
     );
+}
+
+/// A syntax error the parser places (not at the end of input) is rejected
+/// early, in one-byte deltas (`first`: the bytes received then), once the
+/// character after the bytes the parser read is complete: the parser's
+/// error on the whole text gives the place (its wording is not compared).
+fn prompt<T: Debug>(
+    text: &str,
+    whole: &Result<toolargs::Parsed<T>, ArgsError>,
+    first: Option<usize>,
+) -> Result<(), String> {
+    let Err(ArgsError::Syntax(syntax)) = whole else {
+        return Ok(());
+    };
+    let Err(error) = serde_json::from_str::<Value>(text) else {
+        return Ok(());
+    };
+    if error.classify() == serde_json::error::Category::Eof
+        || (error.line(), error.column()) != (syntax.line, syntax.column)
+    {
+        return Ok(());
+    }
+    // The parser's column counts bytes from the line's start: the bytes it
+    // read when it failed.
+    let line_start = text
+        .match_indices('\n')
+        .nth(error.line().wrapping_sub(2))
+        .map_or(0, |(at, _)| at + 1);
+    let read = (line_start + error.column()).min(text.len());
+    let bound = (read + 1..=text.len())
+        .find(|&at| text.is_char_boundary(at))
+        .unwrap_or(text.len());
+    match first {
+        Some(at) if at <= bound => Ok(()),
+        other => Err(format!(
+            "the parser fails after {read} bytes ({syntax}); rejected early at {other:?}"
+        )),
+    }
+}
+
+/// Fed one byte at a time: while the call is not rejected, a snapshot's
+/// open string (its last open location) is the last member of its
+/// container, and the whole text's string there starts with it.
+fn snapshots_agree<T: Subject>(text: &str) -> Result<(), String> {
+    let Ok(whole) = serde_json::from_str::<Value>(text) else {
+        return Ok(());
+    };
+    if has_repeated_keys(text) {
+        return Ok(());
+    }
+    let mut call = ArgsStream::<T>::new().without_events();
+    for (i, byte) in text.as_bytes().iter().enumerate() {
+        call.push_bytes(std::slice::from_ref(byte));
+        if call.rejection().is_some() {
+            break;
+        }
+        let Some(snapshot) = call.snapshot() else {
+            continue;
+        };
+        let Some(at) = snapshot.open.last().map(ToString::to_string) else {
+            continue;
+        };
+        let Some(Value::String(so_far)) = snapshot.value.pointer(&at) else {
+            continue;
+        };
+        let whole_chars = (0..=i + 1).rev().find(|&at| text.is_char_boundary(at));
+        let prefix = &text[..whole_chars.unwrap_or(0)];
+        if let Some(slash) = at.rfind('/') {
+            if let Some(Value::Array(items)) = snapshot.value.pointer(&at[..slash]) {
+                if at[slash + 1..] != (items.len() - 1).to_string() {
+                    return Err(format!(
+                        "after {prefix:?} the open string is at `{at}`, the array holds {}",
+                        items.len()
+                    ));
+                }
+            }
+        }
+        match whole.pointer(&at) {
+            Some(Value::String(all)) if all.starts_with(so_far.as_str()) => {}
+            other => {
+                return Err(format!(
+                    "after {prefix:?} the open string `{at}` is {so_far:?}, the whole text has {other:?}"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How early `T`'s invalid texts are rejected, fed one byte at a time:

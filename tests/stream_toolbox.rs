@@ -320,3 +320,49 @@ fn a_session_lends_each_call_the_events_it_would_record() {
         }
     }
 }
+
+#[test]
+fn a_syntax_error_is_the_toolbox_s_own_in_every_split() {
+    // Cut anywhere, a character or an escape included: the early rejection
+    // is exactly what `Toolbox::check` says on the whole call, whatever its
+    // wording, once the text so far decides it.
+    let tools = toolbox(Dialect::Canonical);
+    let streams = ToolStreams::new(&tools);
+    let texts = [
+        "{\"order_id\": \"A1\"}é",
+        "{\"order_id\"\u{ff1a} \"A1\"}",
+        "\u{feff}{\"order_id\": \"A1\"}",
+        r#"{"order_id": "\u00G1", "amount_cents": 1}"#,
+        r#"{"order_id": "\ud800x", "amount_cents": 1}"#,
+        r#"{"order_id": "\ud800\u0041", "amount_cents": 1}"#,
+        r#"{"order_id": "\udc00 A1", "amount_cents": 1}"#,
+    ];
+    for text in texts {
+        let whole = tools
+            .check(
+                &(),
+                ToolCall {
+                    id: None,
+                    name: "refund".into(),
+                    arguments: Arguments::Text(text.into()),
+                    format: WireFormat::OpenAiChat,
+                },
+            )
+            .expect_err("not JSON");
+        let whole = whole.rejection().expect("a rejection").clone();
+        assert!(matches!(whole, Rejection::Syntax(_)), "{text:?}: {whole:?}");
+        let bytes = text.as_bytes();
+        for cut in 0..=bytes.len() {
+            let mut call = streams.call(None, "refund", WireFormat::OpenAiChat);
+            call.push_bytes(&bytes[..cut]);
+            let first = call.rejection();
+            call.push_bytes(&bytes[cut..]);
+            let early = first.or_else(|| call.rejection());
+            let early = early.unwrap_or_else(|| panic!("{text:?} cut at {cut}: not rejected"));
+            assert_eq!(early.rejection, whole, "{text:?} cut at {cut}");
+            assert_eq!(early.certainty, Certainty::Certain);
+            let got = call.finish(&()).expect_err("rejected");
+            assert_eq!(got.rejection(), Some(&whole), "{text:?} cut at {cut}");
+        }
+    }
+}

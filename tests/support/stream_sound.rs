@@ -4,12 +4,12 @@
 
 use std::fmt::Debug;
 use toolargs::rejection::Rejection;
-use toolargs::{ArgsError, Parsed};
+use toolargs::{ArgsError, NormalizeError, Parsed};
 
 /// Whether `early`, known before the text was complete, is one the whole
 /// text also gets: the same syntax error, one of its violations, or an
-/// earlier phase failing on the whole text (as the module docs of
-/// `toolargs::stream` allow).
+/// earlier phase failing on the whole text; a size limit counted on the
+/// text so far (as the module docs of `toolargs::stream` allow).
 #[allow(dead_code)] // the toolbox's stream tests use the toolbox's rule only
 pub fn early_is_sound<T: Debug>(
     early: &ArgsError,
@@ -31,6 +31,15 @@ pub fn early_is_sound<T: Debug>(
         }
         (ArgsError::Invalid(_), ArgsError::Syntax(_) | ArgsError::Limit(_))
         | (ArgsError::Syntax(_), ArgsError::Limit(_)) => Ok(()),
+        // An early `TooLarge` names the bytes received when the limit was
+        // crossed; the whole text may hold more.
+        (
+            ArgsError::Limit(NormalizeError::TooLarge { bytes, limit }),
+            ArgsError::Limit(NormalizeError::TooLarge {
+                bytes: all,
+                limit: same,
+            }),
+        ) if limit == same && bytes <= all => Ok(()),
         (early, whole) if early == whole => Ok(()),
         (early, whole) => Err(format!("early {early:?}, whole {whole:?}")),
     }

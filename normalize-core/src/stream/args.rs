@@ -1,10 +1,10 @@
 //! [`ArgsStream`]: one call's arguments streamed into a derived type.
 
-use super::engine::{Checks, Engine, Finding, Found, Prepared};
+use super::engine::{Checks, Engine, Finding, Found, Prepared, Syntax};
 use super::events::{Early, Event, EventRef, Snapshot};
 use super::lexer::Fragment;
 use crate::normalizer::{NormalizeError, Options};
-use crate::tool_args::{ArgsError, Parsed, SyntaxError, ToolArgs};
+use crate::tool_args::{ArgsError, Parsed, ToolArgs};
 use crate::validate::Violations;
 use std::any::TypeId;
 use std::collections::HashMap;
@@ -169,29 +169,10 @@ impl<T: ToolArgs> ArgsStream<T> {
             Ok(Ok(text)) => T::from_model_with(text, &options),
             Ok(Err(bytes)) => match std::str::from_utf8(bytes) {
                 Ok(text) => T::from_model_with(text, &options),
-                Err(_) => Err(not_utf8(bytes)),
+                Err(_) => Err(ArgsError::Syntax(Syntax::not_utf8(bytes).args)),
             },
         }
     }
-}
-
-/// The parser's error on bytes that are not UTF-8.
-fn not_utf8(bytes: &[u8]) -> ArgsError {
-    let error = match serde_json::from_slice::<serde_json::Value>(bytes) {
-        Err(error) => error,
-        Ok(_) => {
-            return ArgsError::Syntax(SyntaxError {
-                line: 1,
-                column: 1,
-                message: "arguments are not UTF-8".to_owned(),
-            });
-        }
-    };
-    ArgsError::Syntax(SyntaxError {
-        line: error.line(),
-        column: error.column(),
-        message: crate::tool_args::syntax_message(&error),
-    })
 }
 
 fn early(found: &Found) -> Early<ArgsError> {
@@ -205,15 +186,7 @@ fn early(found: &Found) -> Early<ArgsError> {
 /// A finding as [`ToolArgs::from_model`] words it.
 pub(crate) fn args_error(finding: &Finding) -> ArgsError {
     match finding {
-        Finding::Syntax {
-            line,
-            column,
-            message,
-        } => ArgsError::Syntax(SyntaxError {
-            line: *line,
-            column: *column,
-            message: message.clone(),
-        }),
+        Finding::Syntax(syntax) => ArgsError::Syntax(syntax.args.clone()),
         Finding::TooLarge { bytes, limit } => ArgsError::Limit(NormalizeError::TooLarge {
             bytes: *bytes,
             limit: *limit,

@@ -13,6 +13,12 @@ use crate::report::Report;
 use crate::validate::{Validator, Violation};
 use serde_json::{Map, Value};
 
+/// The parser words a syntax error the lexer found at byte `b` once the
+/// text holds bytes up to `b + 7`: the four bytes after `\u` (`b` is one of
+/// them, or after them), the last of them possibly the first of a
+/// four-byte character. Past that the text is not checked again.
+const WORDED_WITHIN: usize = 8;
+
 /// How many provisional findings are followed at once.
 const MAX_PROVISIONAL: usize = 4;
 /// How many times one call's value is built and validated to word a
@@ -23,18 +29,83 @@ const MAX_WORDINGS: u32 = 16;
 /// in the caller's error type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Finding {
-    /// The text cannot be JSON: `serde_json`'s error on the text so far.
-    Syntax {
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    /// The text cannot be JSON: the error the whole text gets, worded as
+    /// each entry point words it.
+    Syntax(Box<Syntax>),
     /// More bytes than [`Options::max_bytes`] arrived (so far).
     TooLarge { bytes: usize, limit: usize },
     /// Containers nest deeper than [`Options::max_depth`] (so far).
     TooDeep { found: usize, limit: usize },
     /// A value or key the schema refuses, worded by the validator.
     Invalid(Violation),
+}
+
+/// A syntax error as the whole-text entry points word it: made by their
+/// own functions from the parser's error, so that the early error is theirs
+/// however they word it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Syntax {
+    /// As [`ToolArgs::from_model`](crate::ToolArgs::from_model) words it.
+    pub(crate) args: crate::tool_args::SyntaxError,
+    /// As [`Toolbox::check`](crate::toolbox::Toolbox::check) words it.
+    pub(crate) call: crate::rejection::SyntaxError,
+}
+
+impl Syntax {
+    /// `error`, the parser's on `text` (the arguments so far; not UTF-8
+    /// only where the error is the bytes' own).
+    pub(crate) fn of(error: &serde_json::Error, text: &[u8]) -> Self {
+        Syntax {
+            args: crate::tool_args::SyntaxError {
+                line: error.line(),
+                column: error.column(),
+                message: crate::tool_args::syntax_message(error),
+            },
+            call: crate::rejection::SyntaxError::json(
+                crate::rejection::SyntaxKind::Arguments,
+                None,
+                error,
+                &String::from_utf8_lossy(text),
+            ),
+        }
+    }
+
+    /// The parser's error on arguments that are not UTF-8 (what the
+    /// entry points get for them: they take text).
+    pub(crate) fn not_utf8(bytes: &[u8]) -> Self {
+        match serde_json::from_slice::<Value>(bytes) {
+            Err(error) => Syntax::of(&error, bytes),
+            // Unreachable (a byte that is not UTF-8 is refused outside a
+            // string and in one), but worded all the same.
+            Ok(_) => {
+                let message = "arguments are not UTF-8".to_owned();
+                Syntax {
+                    args: crate::tool_args::SyntaxError {
+                        line: 1,
+                        column: 1,
+                        message: message.clone(),
+                    },
+                    call: crate::rejection::SyntaxError {
+                        kind: crate::rejection::SyntaxKind::Arguments,
+                        line: Some(1),
+                        column: Some(1),
+                        pointer: None,
+                        message,
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// What the parser says of a text so far.
+enum Parsed {
+    /// An error no continuation changes.
+    Error(serde_json::Error),
+    /// Nothing yet: more bytes may decide it.
+    NotYet,
+    /// No syntax error will be reported early (the text nests too deep).
+    Never,
 }
 
 /// A finding and when it became what it is.
@@ -254,9 +325,10 @@ pub(crate) struct Core<'s> {
     /// Bytes received so far.
     received: usize,
     wordings: u32,
-    /// A string or number the lexer accepted that `serde_json` refuses (a
-    /// lone surrogate escape): the text is checked by the real parser.
-    suspect: bool,
+    /// The text is broken, but the parser could not word its error yet
+    /// (see [`Core::check_syntax`]): where, and the text's length when it
+    /// was last asked.
+    unworded: Option<(usize, usize)>,
     /// The root value, once complete: what `serde_json` parses from the
     /// text, built as it arrived.
     parsed: Option<Value>,
@@ -322,7 +394,7 @@ impl<'s> Engine<'s> {
                 provisional: Vec::new(),
                 received: 0,
                 wordings: 0,
-                suspect: false,
+                unworded: None,
                 parsed: None,
                 intact: true,
                 deepest: 0,
@@ -393,12 +465,19 @@ impl<'s> Engine<'s> {
         if core.certain.is_some() || self.lexer.broken().is_some() {
             self.skipped = true;
             self.lexer.append(fragment);
+            let text = self.lexer.text();
+            match core.unworded {
+                Some((at, read)) if core.certain.is_none() && read < text.len() => {
+                    core.check_syntax(text, at);
+                }
+                _ => {}
+            }
             return;
         }
         self.lexer.feed(fragment, &mut Reader { core, on_event });
         let core = &mut self.core;
-        if self.lexer.broken().is_some() || std::mem::take(&mut core.suspect) {
-            core.check_syntax(self.lexer.text());
+        if let Some(at) = self.lexer.broken() {
+            core.check_syntax(self.lexer.text(), at);
         }
     }
 
@@ -529,26 +608,76 @@ impl<'s> Core<'s> {
         }
     }
 
-    /// Words the syntax error `serde_json` reports on the text so far, when
-    /// no continuation can change it (it is not "end of input").
-    fn check_syntax(&mut self, text: &[u8]) {
-        let valid = match std::str::from_utf8(text) {
-            Ok(text) => text,
-            Err(error) => std::str::from_utf8(&text[..error.valid_up_to()]).unwrap_or_default(),
+    /// Settles the syntax error the whole text gets, once the text so far
+    /// decides it: the parser's error on the text up to the byte at `at`
+    /// (where the lexer found it broken, or the end of a token the parser
+    /// refuses), when no continuation can change it (it is not "end of
+    /// input"), worded by the entry points' own functions. The parser may
+    /// need a few bytes more than the lexer to word its error (the four
+    /// after `\u`, the rest of a character cut at the end): the text is read
+    /// a byte further each time until it does, then as it grows
+    /// ([`Core::unworded`]). So the error depends on the bytes received, not
+    /// on how they were split, nor on any byte past those the parser needs
+    /// (a bracket further on nesting past the limit).
+    fn check_syntax(&mut self, text: &[u8], at: usize) {
+        let bound = at.saturating_add(WORDED_WITHIN);
+        let from = match self.unworded.take() {
+            Some((same, read)) if same == at => read + 1,
+            _ => at + 1,
         };
-        if crate::call::is_json_whitespace(valid) {
-            return;
-        }
-        if let Err(crate::json_text::JsonTextError::Syntax(error)) =
-            crate::json_text::from_str(valid, self.options.max_depth)
-        {
-            if error.classify() != serde_json::error::Category::Eof {
-                self.settle(Finding::Syntax {
-                    line: error.line(),
-                    column: error.column(),
-                    message: crate::tool_args::syntax_message(&error),
-                });
+        let last = text.len().min(bound);
+        for end in from..=last {
+            match self.parse_error(&text[..end]) {
+                Parsed::Error(error) => {
+                    self.settle(Finding::Syntax(Box::new(Syntax::of(&error, &text[..end]))));
+                    return;
+                }
+                Parsed::Never => return,
+                Parsed::NotYet => {}
             }
+        }
+        if last < bound {
+            self.unworded = Some((at, last));
+        }
+    }
+
+    /// The parser's error on `text`, as the entry points read the whole
+    /// text.
+    fn parse_error(&self, text: &[u8]) -> Parsed {
+        let error = match std::str::from_utf8(text) {
+            // No continuation makes the text UTF-8: the entry points get
+            // the parser's error on the bytes ([`Syntax::not_utf8`]).
+            Err(error) if error.error_len().is_some() => serde_json::from_slice::<Value>(text)
+                .map(crate::deep::drop_value)
+                .err(),
+            valid => {
+                let valid = match valid {
+                    Ok(valid) => valid,
+                    // A character cut at the end: read once complete.
+                    Err(error) => {
+                        std::str::from_utf8(&text[..error.valid_up_to()]).unwrap_or_default()
+                    }
+                };
+                if crate::call::is_json_whitespace(valid) {
+                    return Parsed::NotYet;
+                }
+                match crate::json_text::from_str(valid, self.options.max_depth) {
+                    Err(crate::json_text::JsonTextError::Syntax(error)) => Some(error),
+                    // Nested deeper than the limit: the whole text is
+                    // refused for that first.
+                    Err(crate::json_text::JsonTextError::TooDeep { .. }) => return Parsed::Never,
+                    Ok(value) => {
+                        crate::deep::drop_value(value);
+                        None
+                    }
+                }
+            }
+        };
+        match error {
+            Some(error) if error.classify() != serde_json::error::Category::Eof => {
+                Parsed::Error(error)
+            }
+            _ => Parsed::NotYet,
         }
     }
 
@@ -596,8 +725,17 @@ impl<'s> Core<'s> {
     fn open_locations(&self, string: bool) -> Vec<Pointer> {
         let mut open = Vec::with_capacity(self.frames.len() + 1);
         let mut at = Pointer::root();
-        for frame in &self.frames {
-            let next = at.child(frame.segment());
+        for (depth, frame) in self.frames.iter().enumerate() {
+            // An array counts an item when it completes, unless it is a
+            // container (counted when it opens): the string being read is
+            // the item after those counted.
+            let segment = match frame.object {
+                false if string && depth + 1 == self.frames.len() => {
+                    crate::path::Segment::Index(frame.count)
+                }
+                _ => frame.segment(),
+            };
+            let next = at.child(segment);
             open.push(std::mem::replace(&mut at, next));
         }
         if string {
@@ -801,9 +939,10 @@ impl<'s> Core<'s> {
     fn read_key(&mut self, token: Token<'_>) {
         let Some(key) = decode_key(token) else {
             // Not a key `serde_json` reads (bytes that are not UTF-8): the
-            // values built so far are not its either.
-            self.suspect = true;
+            // values built so far are not its either. The parser's error
+            // is checked here, before anything after the key is read.
             self.intact = false;
+            self.check_syntax(token.text, token.end - 1);
             return;
         };
         let key: &str = &key;
@@ -873,8 +1012,16 @@ impl<'s> Core<'s> {
             parent.resume = token.end;
         }
         let Some(value) = decode_scalar(token) else {
-            self.suspect = true;
+            // A token `serde_json` refuses (bytes that are not UTF-8, a
+            // number out of its range): its error is checked here, before
+            // anything after the token is read. (A number ends at the
+            // byte after it, or at the text's end.)
             self.intact = false;
+            let at = match token.bytes().first() {
+                Some(b'"') => token.end - 1,
+                _ => token.end.min(token.text.len().saturating_sub(1)),
+            };
+            self.check_syntax(token.text, at);
             return;
         };
         // Below a container reported whole, members report nothing.

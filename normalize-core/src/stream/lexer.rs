@@ -81,11 +81,15 @@ enum State {
     Colon,
     /// After a value: `,` or a closer (or, at the root, only whitespace).
     After,
-    /// Inside a string; `escape` is 0 (none), 1 (after `\`), or 2 + the hex
-    /// digits of a `\u` escape read so far.
+    /// Inside a string; `escape` is [`PLAIN`] (no escape), [`BACKSLASH`]
+    /// (after `\`), [`HEX`] + the hex digits of a `\u` escape read so far,
+    /// [`LOW_BACKSLASH`] or [`LOW_U`] (a high surrogate read: its low half
+    /// must follow), or [`LOW_HEX`] + the digits of that low half read so
+    /// far; `unit` is the value of the hex digits read.
     Str {
         key: bool,
         escape: u8,
+        unit: u16,
     },
     Num(Num),
     /// Inside `true`, `false` or `null`: the word (an index into [`WORDS`],
@@ -208,6 +212,20 @@ impl<'a> Fragment<'a> {
     }
 }
 
+/// [`State::Str`]'s `escape`: no escape pending.
+const PLAIN: u8 = 0;
+/// After a backslash.
+const BACKSLASH: u8 = 1;
+/// After `\u`, plus the hex digits read (up to 3).
+const HEX: u8 = 2;
+/// After a `\u` escape of a high surrogate (D800-DBFF): `serde_json`
+/// refuses it unless `\u` and a low surrogate (DC00-DFFF) follow at once.
+const LOW_BACKSLASH: u8 = 6;
+/// After a high surrogate and `\`.
+const LOW_U: u8 = 7;
+/// After a high surrogate and `\u`, plus the hex digits read (up to 3).
+const LOW_HEX: u8 = 8;
+
 /// The literals, as [`State::Lit`] names them.
 const WORDS: [&[u8]; 3] = [b"true", b"false", b"null"];
 
@@ -303,7 +321,7 @@ impl Lexer {
     /// otherwise leaves everything as it was. Whether it did.
     #[inline(always)]
     pub(crate) fn extend_string(&mut self, fragment: Fragment<'_>) -> bool {
-        let plain = matches!(self.state, State::Str { escape: 0, .. })
+        let plain = matches!(self.state, State::Str { escape: PLAIN, .. })
             && self.scanned == self.text.bytes().len()
             && !fragment_holds_special(fragment.bytes());
         if plain {
@@ -357,7 +375,9 @@ impl Lexer {
             let byte = text[i];
             state = match state {
                 State::Broken { .. } => break,
-                State::Str { key, escape: 0 } => {
+                State::Str {
+                    key, escape: PLAIN, ..
+                } => {
                     // Skip to the next quote, backslash or control
                     // character (not allowed raw in a string) in one pass.
                     match find_special(&text[i..]) {
@@ -370,7 +390,11 @@ impl Lexer {
                             match text[i] {
                                 b'\\' => {
                                     self.escaped = true;
-                                    State::Str { key, escape: 1 }
+                                    State::Str {
+                                        key,
+                                        escape: BACKSLASH,
+                                        unit: 0,
+                                    }
                                 }
                                 b'"' if key => {
                                     sink.key(token(self.token, i + 1, self.escaped));
@@ -388,26 +412,76 @@ impl Lexer {
                         }
                     }
                 }
-                State::Str { key, escape: 1 } => match byte {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
-                        State::Str { key, escape: 0 }
-                    }
+                State::Str {
+                    key,
+                    escape: BACKSLASH,
+                    ..
+                } => match byte {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => State::Str {
+                        key,
+                        escape: PLAIN,
+                        unit: 0,
+                    },
                     b'u' => {
                         self.repairable = true;
-                        State::Str { key, escape: 2 }
+                        State::Str {
+                            key,
+                            escape: HEX,
+                            unit: 0,
+                        }
                     }
                     _ => State::Broken { at: i },
                 },
-                State::Str { key, escape } => {
-                    if byte.is_ascii_hexdigit() {
-                        State::Str {
-                            key,
-                            escape: if escape == 5 { 0 } else { escape + 1 },
+                // The low half of a surrogate pair must follow its high half
+                // at once (`serde_json` refuses a lone one): its `\u`.
+                State::Str {
+                    key,
+                    escape: LOW_BACKSLASH,
+                    ..
+                } if byte == b'\\' => State::Str {
+                    key,
+                    escape: LOW_U,
+                    unit: 0,
+                },
+                State::Str {
+                    key, escape: LOW_U, ..
+                } if byte == b'u' => State::Str {
+                    key,
+                    escape: LOW_HEX,
+                    unit: 0,
+                },
+                State::Str {
+                    escape: LOW_BACKSLASH | LOW_U,
+                    ..
+                } => State::Broken { at: i },
+                State::Str { key, escape, unit } => match hex_value(byte) {
+                    // The last digit: the escape is whole. A high
+                    // surrogate awaits its low half; a low surrogate is
+                    // one only there.
+                    Some(digit) if escape == HEX + 3 || escape == LOW_HEX + 3 => {
+                        let unit = unit << 4 | digit;
+                        let low = (0xDC00..=0xDFFF).contains(&unit);
+                        match (escape == LOW_HEX + 3, low) {
+                            (false, false) if (0xD800..=0xDBFF).contains(&unit) => State::Str {
+                                key,
+                                escape: LOW_BACKSLASH,
+                                unit: 0,
+                            },
+                            (false, false) | (true, true) => State::Str {
+                                key,
+                                escape: PLAIN,
+                                unit: 0,
+                            },
+                            _ => State::Broken { at: i },
                         }
-                    } else {
-                        State::Broken { at: i }
                     }
-                }
+                    Some(digit) => State::Str {
+                        key,
+                        escape: escape + 1,
+                        unit: unit << 4 | digit,
+                    },
+                    None => State::Broken { at: i },
+                },
                 State::Num(num) => match step_number(num, byte) {
                     Some(next) => State::Num(next),
                     None if num.complete() => {
@@ -457,7 +531,8 @@ impl Lexer {
                                 self.escaped = false;
                                 State::Str {
                                     key: false,
-                                    escape: 0,
+                                    escape: PLAIN,
+                                    unit: 0,
                                 }
                             }
                             b'-' => State::Num(Num::Minus),
@@ -476,7 +551,8 @@ impl Lexer {
                         self.escaped = false;
                         State::Str {
                             key: true,
-                            escape: 0,
+                            escape: PLAIN,
+                            unit: 0,
                         }
                     }
                     b'}' if state == State::KeyOrClose => {
@@ -639,6 +715,11 @@ fn special_bytes(word: u64) -> u64 {
     let zero_in = |x: u64| x.wrapping_sub(ONES) & !x;
     let control = word.wrapping_sub(ONES * 0x20) & !word;
     (zero_in(quote) | zero_in(backslash) | control) & HIGH
+}
+
+/// The value of a hex digit.
+fn hex_value(byte: u8) -> Option<u16> {
+    char::from(byte).to_digit(16).map(|digit| digit as u16)
 }
 
 fn step_number(num: Num, byte: u8) -> Option<Num> {
@@ -849,5 +930,15 @@ mod tests {
         assert_eq!(lex(&["[1.]"]).1, Some(3));
         assert_eq!(lex(&["{\"a\":1,}"]).1, Some(7));
         assert_eq!(lex(&["[", "1", "}"]).1, Some(2));
+        // Surrogate escapes: a low one alone, a high one not followed at
+        // once by a low one's `\u` escape.
+        assert_eq!(lex(&["\"\\udc00\""]).1, Some(6));
+        assert_eq!(lex(&["\"\\ud800x\""]).1, Some(7));
+        assert_eq!(lex(&["\"\\ud800\""]).1, Some(7));
+        assert_eq!(lex(&["\"\\ud800\\n\""]).1, Some(8));
+        assert_eq!(lex(&["\"\\ud8", "00\\u00", "41\""]).1, Some(12));
+        assert_eq!(lex(&["\"\\ud800\\ud800\""]).1, Some(12));
+        assert_eq!(lex(&["\"\\ud83d\\ude00\\uD83D\\uDE00\""]).1, None);
+        assert_eq!(lex(&["{\"\\uDBFF\\uDFFF\": 1}"]).1, None);
     }
 }

@@ -54,13 +54,35 @@
 //! A call is rejected early when the text so far shows, for every way it
 //! could continue, that the whole call is rejected:
 //!
-//! - the text cannot be JSON (the first byte no continuation makes valid);
-//!   the error is the parser's own, worded and placed as on the whole text;
-//! - more bytes than [`Options::max_bytes`](crate::Options::max_bytes), or
-//!   containers nested deeper than
-//!   [`Options::max_depth`](crate::Options::max_depth);
+//! - the text cannot be JSON: from the first byte no continuation makes
+//!   valid, once the parser words its error the same way whatever follows.
+//!   The error is the whole text's, worded by the entry point's own
+//!   functions (its message, line and column), in every split, a cut inside
+//!   a character included. By what is wrong, it comes with the fragment
+//!   that brings:
+//!   - a byte out of place (structure, a number, `true`/`false`/`null`, an
+//!     unknown escape, a control character in a string): that byte;
+//!   - a character out of place, which JSON never allows outside a string
+//!     (a byte order mark, a fullwidth colon, anything after the root
+//!     value): the character's last byte;
+//!   - a `\u` escape with a byte that is not a hex digit: the fourth byte
+//!     after `\u` (the parser reads four before it says what is wrong; a
+//!     text that ends sooner is refused as cut short, at its end);
+//!   - a lone surrogate escape: a low surrogate (`\uDC00`–`\uDFFF`) not
+//!     after a high one, its fourth hex digit; a high surrogate
+//!     (`\uD800`–`\uDBFF`), the first byte after it that is not `\`, the
+//!     byte after that `\` that is not `u`, or the fourth hex digit of the
+//!     escape that follows when it is not a low surrogate;
+//!   - a number out of the parser's range (`1e400`): the byte after it;
+//!   - bytes that are not UTF-8 (fed with `push_bytes`): in a string or a
+//!     key, its closing quote; elsewhere, the first byte that shows it (the
+//!     error is the one the parser gives the bytes, as at the end);
+//! - more bytes than [`Options::max_bytes`](crate::Options::max_bytes) (the
+//!   fragment that crosses the limit), or containers nested deeper than
+//!   [`Options::max_depth`](crate::Options::max_depth) (the bracket past
+//!   the limit);
 //! - a toolbox call naming no registered tool (the name is complete when
-//!   the arguments begin);
+//!   the arguments begin: before their first byte);
 //! - a key the schema forbids whatever its value (`additionalProperties:
 //!   false`, or `unevaluatedProperties: false` with nothing declaring it),
 //!   once the key is complete;

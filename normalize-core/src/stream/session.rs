@@ -3,7 +3,7 @@
 //! provider's index.
 
 use super::args::ArgsStream;
-use super::engine::{Checks, Engine, Finding, Found, OnEvent, Prepared, lend};
+use super::engine::{Checks, Engine, Finding, Found, OnEvent, Prepared, Syntax, lend};
 use super::events::{Certainty, Early, Event, EventRef, Snapshot};
 use super::lexer::Fragment;
 use super::wire::CallDelta;
@@ -15,7 +15,6 @@ use crate::rejection::{
 use crate::tool_args::{ArgsError, Parsed, ToolArgs};
 use crate::toolbox::{Checked, Toolbox};
 use crate::validate::{Validator, Violations};
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// What one tool needs to be checked while it streams.
@@ -274,7 +273,7 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
             Ok(Ok(text)) => text.to_owned(),
             Ok(Err(bytes)) => match std::str::from_utf8(bytes) {
                 Ok(text) => text.to_owned(),
-                Err(_) => return Err(not_utf8(bytes).into()),
+                Err(_) => return Err(Syntax::not_utf8(bytes).call.into()),
             },
         };
         self.streams.toolbox.check(
@@ -289,38 +288,10 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
     }
 }
 
-fn not_utf8(bytes: &[u8]) -> SyntaxError {
-    let (line, column, message) = match serde_json::from_slice::<Value>(bytes) {
-        Err(error) => (
-            error.line(),
-            error.column(),
-            crate::tool_args::syntax_message(&error),
-        ),
-        Ok(_) => (1, 1, "arguments are not UTF-8".to_owned()),
-    };
-    SyntaxError {
-        kind: SyntaxKind::Arguments,
-        line: Some(line),
-        column: Some(column),
-        pointer: None,
-        message,
-    }
-}
-
 /// A finding as [`Toolbox::check`] words it for tool `tool`.
 fn rejection(tool: &str, finding: &Finding) -> Rejection {
     match finding {
-        Finding::Syntax {
-            line,
-            column,
-            message,
-        } => Rejection::Syntax(SyntaxError {
-            kind: SyntaxKind::Arguments,
-            line: Some(*line),
-            column: Some(*column),
-            pointer: None,
-            message: message.clone(),
-        }),
+        Finding::Syntax(syntax) => Rejection::Syntax(syntax.call.clone()),
         Finding::TooLarge { bytes, limit } => Rejection::Syntax(SyntaxError::limit(
             SyntaxKind::Arguments,
             &NormalizeError::TooLarge {
