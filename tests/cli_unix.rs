@@ -272,3 +272,23 @@ fn a_cases_line_must_be_an_object() {
     );
     assert_eq!(lines[1]["arguments"], serde_json::json!([1]));
 }
+
+#[test]
+fn a_lone_surrogate_is_named_at_its_escape() {
+    let dir = scratch("surrogate");
+    let schema = write(&dir, "refund.json", REFUND);
+    let out = toolargs(
+        &["normalize", "--schema", &schema],
+        b"{\"note\": \"\\ud800\"}\n",
+    );
+    assert_eq!(
+        out.json_lines()[0]["error"],
+        r"line 1: not JSON: lone surrogate \uD800 at line 1 column 11"
+    );
+    let case = b"{\"schema\": {\"title\": \"ab\\udc00\"}, \"arguments\": 1}\n";
+    let out = toolargs(&["normalize", "--cases"], case);
+    assert_eq!(
+        out.json_lines()[0]["error"],
+        r"line 1: not a case: lone surrogate \uDC00 at line 1 column 25"
+    );
+}

@@ -251,7 +251,14 @@ impl<'de> serde::de::Visitor<'de> for Checked {
 /// "unexpected end of hex escape" or "lone leading surrogate in hex
 /// escape" at the character after it, which points at neither the problem
 /// nor its cause.
-pub(crate) fn describe_error(text: &str, error: &serde_json::Error) -> (usize, usize, String) {
+///
+/// ```
+/// let text = r#"{"a": "\ud800"}"#;
+/// let error = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+/// let (line, column, message) = toolargs_core::json_text::describe_error(text, &error);
+/// assert_eq!((line, column, message.as_str()), (1, 8, r"lone surrogate \uD800"));
+/// ```
+pub fn describe_error(text: &str, error: &serde_json::Error) -> (usize, usize, String) {
     let message = crate::tool_args::syntax_message(error);
     let (line, column) = (error.line(), error.column());
     if matches!(

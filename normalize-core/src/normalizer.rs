@@ -308,11 +308,12 @@ impl Normalizer {
     ) -> Result<(Cow<'t, str>, Report), NormalizeTextError> {
         let max_depth = self.options.max_depth;
         let facts = json_text::inspect(text);
+        let not_json = |e| NormalizeTextError::not_json(text, e);
         if !facts.may_need_repair {
-            json_text::check_with_facts(text, facts, max_depth)?;
+            json_text::check_with_facts(text, facts, max_depth).map_err(not_json)?;
             return Ok((Cow::Borrowed(text), Report::default()));
         }
-        let mut value = json_text::from_str_with_facts(text, facts, max_depth)?;
+        let mut value = json_text::from_str_with_facts(text, facts, max_depth).map_err(not_json)?;
         let outcome = match self.normalize(&mut value) {
             Ok(report) => crate::splice::splice(text, &value, &report)
                 .map(|spliced| (Cow::Owned(spliced), report))
@@ -326,12 +327,28 @@ impl Normalizer {
 }
 
 /// Why [`Normalizer::normalize_text`] gave no text back.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum NormalizeTextError {
-    /// The text is not JSON, or nests deeper than [`Options::max_depth`].
-    #[error("not JSON: {0}")]
-    NotJson(#[from] JsonTextError),
+    /// The text is not JSON: what the parser found, and where (a lone
+    /// surrogate escape is named at the escape itself).
+    #[error("not JSON: {message} at line {line} column {column}")]
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in bytes.
+        column: usize,
+        /// What is wrong there.
+        message: String,
+    },
+    /// The text nests deeper than [`Options::max_depth`].
+    #[error("not JSON: JSON nests {found} levels deep, more than the limit of {limit}")]
+    TooDeep {
+        /// Nesting found (counted before parsing).
+        found: usize,
+        /// The limit in force.
+        limit: usize,
+    },
     /// Normalization stopped (a limit in [`Options`]).
     #[error(transparent)]
     Normalize(#[from] NormalizeError),
@@ -340,6 +357,22 @@ pub enum NormalizeTextError {
     /// hidden.
     #[error(transparent)]
     Splice(#[from] crate::splice::SpliceError),
+}
+
+impl NormalizeTextError {
+    fn not_json(text: &str, error: JsonTextError) -> Self {
+        match error {
+            JsonTextError::TooDeep { found, limit } => NormalizeTextError::TooDeep { found, limit },
+            JsonTextError::Syntax(error) => {
+                let (line, column, message) = json_text::describe_error(text, &error);
+                NormalizeTextError::Syntax {
+                    line,
+                    column,
+                    message,
+                }
+            }
+        }
+    }
 }
 
 /// One normalization in progress: the options and the report being built.

@@ -284,5 +284,12 @@ fn parse_case<'a>(line: &'a str, place: &str) -> Result<Case<'a>, String> {
     de.disable_recursion_limit();
     Case::deserialize(&mut de)
         .and_then(|case| de.end().map(|()| case))
-        .map_err(|e| format!("{place}: not a case: {e}"))
+        .map_err(|e| {
+            if e.is_syntax() || e.is_eof() {
+                let (line_no, column, message) = json_text::describe_error(line, &e);
+                format!("{place}: not a case: {message} at line {line_no} column {column}")
+            } else {
+                format!("{place}: not a case: {e}")
+            }
+        })
 }
