@@ -23,7 +23,7 @@ pub enum Shape {
     /// An object with string keys and one value type (maps).
     Map(Box<Shape>),
     /// Any other type.
-    Other(Type),
+    Other(Box<Type>),
 }
 
 const SCALARS: &[&str] = &[
@@ -51,13 +51,13 @@ impl Shape {
             Type::Tuple(tuple) if tuple.elems.is_empty() => Shape::Any,
             Type::Tuple(tuple) => Shape::Tuple(tuple.elems.iter().map(Shape::of).collect()),
             Type::Path(path) if path.qself.is_none() => Shape::of_path(&path.path, ty),
-            _ => Shape::Other(ty.clone()),
+            _ => Shape::Other(Box::new(ty.clone())),
         }
     }
 
     fn of_path(path: &syn::Path, ty: &Type) -> Shape {
         let Some(last) = path.segments.last() else {
-            return Shape::Other(ty.clone());
+            return Shape::Other(Box::new(ty.clone()));
         };
         let name = last.ident.to_string();
         let args = type_args(&last.arguments);
@@ -74,7 +74,7 @@ impl Shape {
             (map, [key, value, ..]) if MAPS.contains(&map) && is_string(key) => {
                 Shape::Map(Box::new(Shape::of(value)))
             }
-            _ => Shape::Other(ty.clone()),
+            _ => Shape::Other(Box::new(ty.clone())),
         }
     }
 
