@@ -23,7 +23,7 @@ fn normalize_bin() -> PathBuf {
     BUILT.call_once(|| {
         if !bin.exists() {
             let status = Command::new(env!("CARGO"))
-                .args(["build", "--example", "normalize"])
+                .args(["build", "--features", "cli", "--example", "normalize"])
                 .current_dir(env!("CARGO_MANIFEST_DIR"))
                 .status()
                 .expect("running cargo");

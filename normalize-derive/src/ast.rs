@@ -156,7 +156,10 @@ impl<'a> Input<'a> {
         }
 
         let cx = Ctxt::new();
-        let container = ast::Container::from_ast(&cx, input, Derive::Deserialize);
+        // The last argument names serde's private module in the paths serde
+        // would generate (`borrow` on a `Cow`); we generate none of them.
+        let private = proc_macro2::Ident::new("__private", proc_macro2::Span::call_site());
+        let container = ast::Container::from_ast(&cx, input, Derive::Deserialize, &private);
         // serde's derive reports its own attribute errors; repeating them
         // here would only double them.
         let container = match (cx.check(), container) {
@@ -197,7 +200,7 @@ impl<'a> Input<'a> {
                 .filter_map(|v| {
                     Some(InternalNewtype {
                         tag: tag.clone(),
-                        name: v.attrs.name().deserialize_name().to_owned(),
+                        name: v.attrs.name().deserialize_name().value.clone(),
                         ty: v.fields.first()?.ty,
                     })
                 })
@@ -216,7 +219,7 @@ impl<'a> Input<'a> {
                     Some(AdjacentNewtype {
                         tag: tag.clone(),
                         content: content.clone(),
-                        name: v.attrs.name().deserialize_name().to_owned(),
+                        name: v.attrs.name().deserialize_name().value.clone(),
                         ty: v.fields.first()?.ty,
                     })
                 })
@@ -241,8 +244,8 @@ impl<'a> Input<'a> {
                     _ => Body::Plan,
                 }
             }
-            ast::Data::Struct(ast::Style::Struct, _)
-                if !container.attrs.has_flatten()
+            ast::Data::Struct(ast::Style::Struct, serde_fields)
+                if !serde_fields.iter().any(|f| f.attrs.flatten())
                     && matches!(container.attrs.tag(), serde_attr::TagType::External)
                     && container.attrs.type_from().is_none()
                     && container.attrs.type_try_from().is_none()
@@ -289,7 +292,7 @@ fn check_schemars_renames(container: &ast::Container<'_>, errors: &mut Vec<syn::
                 attr::check_schemars_rename(
                     &field.original.attrs,
                     "field",
-                    field.attrs.aliases(),
+                    field.attrs.aliases().iter().map(|a| &a.value),
                     errors,
                 );
             }
@@ -302,7 +305,7 @@ fn check_schemars_renames(container: &ast::Container<'_>, errors: &mut Vec<syn::
                     attr::check_schemars_rename(
                         &variant.original.attrs,
                         "variant",
-                        variant.attrs.aliases(),
+                        variant.attrs.aliases().iter().map(|a| &a.value),
                         errors,
                     );
                 }
@@ -330,13 +333,13 @@ fn variant_aliases(
         .iter()
         .filter(|variant| !variant.attrs.skip_deserializing())
         .collect();
-    let wire = |variant: &ast::Variant<'_>| variant.attrs.name().deserialize_name().to_owned();
+    let wire = |variant: &ast::Variant<'_>| variant.attrs.name().deserialize_name().value.clone();
     // serde matches a name against the variants in declaration order.
     let mut owner: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (index, variant) in read.iter().enumerate() {
         owner.entry(wire(variant)).or_insert(index);
         for alias in variant.attrs.aliases() {
-            owner.entry(alias.clone()).or_insert(index);
+            owner.entry(alias.value.clone()).or_insert(index);
         }
     }
     read.iter()
@@ -347,6 +350,7 @@ fn variant_aliases(
                 .attrs
                 .aliases()
                 .iter()
+                .map(|alias| &alias.value)
                 .filter(|alias| **alias != name && owner.get(*alias) == Some(&index))
                 .cloned()
                 .collect();
@@ -370,7 +374,7 @@ fn variant_place(tag: &serde_attr::TagType, variant: &ast::Variant<'_>, index: u
     if !matches!(variant.style, ast::Style::Struct) {
         return Place::Unnamed;
     }
-    let name = variant.attrs.name().deserialize_name().to_owned();
+    let name = variant.attrs.name().deserialize_name().value.clone();
     match tag {
         serde_attr::TagType::External => Place::External(name),
         serde_attr::TagType::Internal { tag } => Place::Internal {
@@ -388,7 +392,7 @@ fn variant_place(tag: &serde_attr::TagType, variant: &ast::Variant<'_>, index: u
                 .fields
                 .iter()
                 .filter(|f| !f.attrs.flatten() && !f.attrs.skip_deserializing())
-                .map(|f| f.attrs.name().deserialize_name().to_owned())
+                .map(|f| f.attrs.name().deserialize_name().value.clone())
                 .collect(),
         },
     }
@@ -396,11 +400,12 @@ fn variant_place(tag: &serde_attr::TagType, variant: &ast::Variant<'_>, index: u
 
 impl<'a> Field<'a> {
     fn from_serde(field: &ast::Field<'a>, place: Place, errors: &mut Vec<syn::Error>) -> Field<'a> {
-        let wire = field.attrs.name().deserialize_name().to_owned();
+        let wire = field.attrs.name().deserialize_name().value.clone();
         let aliases = field
             .attrs
             .aliases()
             .iter()
+            .map(|a| &a.value)
             .filter(|a| **a != wire)
             .cloned()
             .collect();

@@ -86,7 +86,13 @@ fn unknown_key(
 /// Consumes a key's value (`= expr` or `(...)`), whatever it is.
 fn skip_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(syn::Token![=]) {
-        let _: syn::Expr = meta.value()?.parse()?;
+        // Token trees up to the next comma: any value is skipped without
+        // syn's full expression grammar (its `full` feature), which the
+        // macro needs nowhere else.
+        let value = meta.value()?;
+        while !value.is_empty() && !value.peek(syn::Token![,]) {
+            let _: proc_macro2::TokenTree = value.parse()?;
+        }
     } else if meta.input.peek(syn::token::Paren) {
         let content;
         syn::parenthesized!(content in meta.input);
@@ -276,6 +282,29 @@ mod tests {
         let attrs: Vec<Attribute> = vec![parse_quote!(#[tool_args(a = "x", b(c), open)])];
         let parsed = parse_container(&attrs, &mut errors);
         assert_eq!(errors.len(), 2, "both unknown keys are reported");
+        assert!(parsed.open.is_some(), "parsing went on after them");
+    }
+
+    #[test]
+    fn an_unknown_keys_value_is_skipped_whatever_it_is() {
+        // Values outside syn's derive-only expression grammar (a closure,
+        // a block) are skipped too: one error, and the next key is read.
+        let attrs: Vec<Attribute> = vec![parse_quote!(
+            #[tool_args(a = |x: u32| { x + 1 }, b = if c { d } else { e }, open)]
+        )];
+        let mut errors = Vec::new();
+        let parsed = parse_container(&attrs, &mut errors);
+        assert_eq!(errors.len(), 2, "one error per unknown key: {errors:?}");
+        assert!(
+            errors[0]
+                .to_string()
+                .contains("unknown #[tool_args] key `a`")
+        );
+        assert!(
+            errors[1]
+                .to_string()
+                .contains("unknown #[tool_args] key `b`")
+        );
         assert!(parsed.open.is_some(), "parsing went on after them");
     }
 
