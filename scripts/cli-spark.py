@@ -2,7 +2,7 @@
 byte for byte against the single-process run. Not part of CI: it needs a
 Java runtime and the `pyspark` package (see README, "Beyond one machine").
 
-    cargo build --release --bin toolargs
+    cargo build --release --features cli --bin toolargs
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install pyspark
     /tmp/venv/bin/python scripts/cli-spark.py [--lines 200000] [--partitions 8] [--cores 2]
 

@@ -2,7 +2,7 @@
 corpora, against the parse-and-write floor (run by hand; see BENCHMARKS.md,
 "Command-line tool").
 
-    cargo build --release --bin toolargs --example cli_floor
+    cargo build --release --features cli --bin toolargs --example cli_floor
     python3 benches/cli/run.py [--sizes-mb 10 100 1000] [--jobs 1 2] [--dir /tmp]
 
 For each size it writes a deterministic corpus of tool-call arguments (half

@@ -2,7 +2,7 @@
 normalizer (`examples/normalize.rs --cases`) and through reference.py, an
 independent implementation of the same semantics; prints every disagreement.
 
-    cargo build --release --example normalize
+    cargo build --release --features cli --example normalize
     python3 tests/differential/run.py [--cases N] [--seed S] [--bin PATH]
 
 Exit status 1 when any case disagrees. Standard library only.
