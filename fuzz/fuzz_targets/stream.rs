@@ -17,7 +17,7 @@ mod stream_sound;
 use libfuzzer_sys::fuzz_target;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use toolargs::stream::{ArgsStream, Certainty};
 use toolargs::{ArgsError, Options, Parsed, ToolArgs};
 
@@ -142,59 +142,6 @@ fn run<T: ToolArgs>(text: &str, ends: &[usize], options: Options, feed: Feed) ->
     (certain, provisional, call.finish())
 }
 
-/// Whether some object in `text` (JSON) sends a key twice: a provisional
-/// rejection holds only while it does not.
-fn repeats_a_key(text: &str) -> bool {
-    struct Probe(bool);
-    impl<'de> serde::de::Visitor<'de> for &mut Probe {
-        type Value = ();
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("json")
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            let mut seen = HashSet::new();
-            while let Some(key) = map.next_key::<String>()? {
-                self.0 |= !seen.insert(key);
-                map.next_value_seed(&mut *self)?;
-            }
-            Ok(())
-        }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while seq.next_element_seed(&mut *self)?.is_some() {}
-            Ok(())
-        }
-        fn visit_str<E>(self, _: &str) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_unit<E>(self) -> Result<(), E> {
-            Ok(())
-        }
-    }
-    impl<'de> serde::de::DeserializeSeed<'de> for &mut Probe {
-        type Value = ();
-        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_any(self)
-        }
-    }
-    let mut probe = Probe(false);
-    let mut de = serde_json::Deserializer::from_str(text);
-    // Keys seen before a syntax error count too (the stream saw them).
-    let _ = serde::de::DeserializeSeed::deserialize(&mut probe, &mut de);
-    probe.0
-}
-
 fn check<T: ToolArgs + std::fmt::Debug + PartialEq>(text: &str, ends: &[usize], options: Options, feed: Feed) {
     let whole = T::from_model_with(text, &options);
     let (certain, provisional, result) = run::<T>(text, ends, options, feed);
@@ -205,7 +152,7 @@ fn check<T: ToolArgs + std::fmt::Debug + PartialEq>(text: &str, ends: &[usize], 
         }
     }
     if let Some((_, early, _)) = &provisional {
-        if !repeats_a_key(text) {
+        if !stream_sound::has_repeated_keys(text) {
             if let Err(e) = stream_sound::early_is_sound(early, &whole) {
                 panic!("provisional: {e}");
             }

@@ -78,3 +78,62 @@ pub fn early_rejection_is_sound(
         (early, whole) => Err(format!("early {early:?}, whole {whole:?}")),
     }
 }
+
+/// Whether some object in the text repeats a key, up to where the text
+/// stops being JSON (keys seen before a syntax error count: a stream saw
+/// them). An early rejection is only "unless repeated" where one does.
+#[allow(
+    dead_code,
+    reason = "the stream properties and the fuzz target read it, not every includer"
+)]
+pub fn has_repeated_keys(text: &str) -> bool {
+    struct Probe(bool);
+    impl<'de> serde::de::Visitor<'de> for &mut Probe {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("json")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if !seen.insert(key) {
+                    self.0 = true;
+                }
+                map.next_value_seed(&mut *self)?;
+            }
+            Ok(())
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(&mut *self)?.is_some() {}
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+    }
+    impl<'de> serde::de::DeserializeSeed<'de> for &mut Probe {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    let mut probe = Probe(false);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let _ = serde::de::DeserializeSeed::deserialize(&mut probe, &mut de);
+    probe.0
+}
