@@ -245,6 +245,16 @@ impl<'de> serde::de::Visitor<'de> for Checked {
     }
 }
 
+/// serde_json's message without its " at line L column C" suffix (the
+/// position has its own fields).
+pub(crate) fn syntax_message(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
+    }
+}
+
 /// serde_json's message for `error`, raised parsing `text`, and the line
 /// and column it names. A lone surrogate escape (`"\ud800"` with no low
 /// half after it) is named as written, at its own place: serde_json says
@@ -259,7 +269,7 @@ impl<'de> serde::de::Visitor<'de> for Checked {
 /// assert_eq!((line, column, message.as_str()), (1, 8, r"lone surrogate \uD800"));
 /// ```
 pub fn describe_error(text: &str, error: &serde_json::Error) -> (usize, usize, String) {
-    let message = crate::tool_args::syntax_message(error);
+    let message = syntax_message(error);
     let (line, column) = (error.line(), error.column());
     if matches!(
         message.as_str(),

@@ -211,19 +211,9 @@ fn parse(text: &str, max_depth: usize) -> Result<(Value, json_text::TextFacts), 
         JsonTextError::Syntax(error) => ArgsError::Syntax(SyntaxError {
             line: error.line(),
             column: error.column(),
-            message: syntax_message(&error),
+            message: crate::json_text::syntax_message(&error),
         }),
     })
-}
-
-/// serde_json's message without its " at line L column C" suffix (the
-/// position has its own fields).
-pub(crate) fn syntax_message(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    match text.rfind(" at line ") {
-        Some(i) => text[..i].to_owned(),
-        None => text,
-    }
 }
 
 /// What [`ToolArgs::from_model_with`] does once the arguments are parsed:

@@ -59,7 +59,7 @@ impl Syntax {
             args: crate::tool_args::SyntaxError {
                 line: error.line(),
                 column: error.column(),
-                message: crate::tool_args::syntax_message(error),
+                message: crate::json_text::syntax_message(error),
             },
             call: crate::rejection::SyntaxError::json(
                 crate::rejection::SyntaxKind::Arguments,

@@ -395,7 +395,7 @@ impl WireReader {
                         format: self.format,
                         line: error.line(),
                         column: error.column(),
-                        message: crate::tool_args::syntax_message(&error),
+                        message: crate::json_text::syntax_message(&error),
                     },
                 });
             }
