@@ -17,6 +17,7 @@ mod normalize;
 mod schema_file;
 mod stream_check;
 mod tools_file;
+mod verdict;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

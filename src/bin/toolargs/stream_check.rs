@@ -13,9 +13,9 @@
 //! mode, where such a line holds no whole call ([`is_chunk`],
 //! [`is_sse_line`]).
 
-use crate::check::{self, Verdict};
 use crate::fatal::Fatal;
 use crate::lines::{self, Body, Input, Line, Process, Tally};
+use crate::verdict::{self, Verdict};
 use serde_json::Value;
 use std::sync::{Mutex, PoisonError};
 use toolargs::rejection::{Rejection, SyntaxError, SyntaxKind};
@@ -389,7 +389,7 @@ impl<'s, 't> Replay<'s, 't> {
             file: self.file,
             ..Verdict::default()
         };
-        check::rejected(at, number, &rejection, ending, out);
+        verdict::rejected(at, number, &rejection, ending, out);
     }
 
     /// The input ended: a last server-sent event needs no blank line after
@@ -433,7 +433,7 @@ impl<'s, 't> Replay<'s, 't> {
                 ok: true,
                 ..Verdict::default()
             };
-            check::write(&verdict, ending, out);
+            verdict::write(&verdict, ending, out);
         }
     }
 }
@@ -498,7 +498,7 @@ impl Choice<'_, '_> {
             tool: Some(&name),
             ..Verdict::default()
         };
-        check::outcome(at, number, result, ending, out, tally);
+        verdict::outcome(at, number, result, ending, out, tally);
     }
 }
 
