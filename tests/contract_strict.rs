@@ -228,6 +228,20 @@ fn register<T: Subject + Send + 'static>() -> Result<Registration, String> {
         caught("canonical registration", || {
             toolbox::<T>(Dialect::Canonical)
         })?;
+    // A derived type flattening free-form members is refused by its model
+    // before the transform, which would close the object and lose them
+    // (the schema alone, a dynamic tool, is closed or refused as before).
+    if let Err(error @ StrictError::FlattenedFreeForm { .. }) = StrictSchema::of::<T>() {
+        return match (typed, canonical_typed) {
+            (Err(RegisterError::Strict { source, .. }), Ok(())) if source == error => {
+                Ok(Registration::NotRepresentable(error.to_string()))
+            }
+            (typed, canonical) => Err(format!(
+                "the model refuses strict mode with {error:?}, but the strict typed registration \
+                 gave {typed:?} and the canonical one {canonical:?}"
+            )),
+        };
+    }
     match direct {
         Ok(strict) => {
             for (what, result) in [

@@ -171,6 +171,22 @@ pub fn check_with_facts(
     read::<Checked>(text, facts, max_depth).map(|Checked| ())
 }
 
+/// [`from_str_inspected`], also saying whether an object of the text has a
+/// key twice (see [`crate::repeated_keys`]): for the arguments of a call,
+/// where serde's derive refuses a repeated field.
+pub(crate) fn from_str_tracked(
+    text: &str,
+    max_depth: usize,
+) -> Result<(Value, TextFacts, bool), JsonTextError> {
+    let facts = inspect(text);
+    let repeated = std::cell::Cell::new(false);
+    let seed = crate::repeated_keys::Tracked {
+        repeated: &repeated,
+    };
+    let value = read_seed(text, facts, max_depth, seed)?;
+    Ok((value, facts, repeated.get()))
+}
+
 /// Parses `text` into `T` within `max_depth` levels, at any depth on any
 /// thread.
 fn read<T: serde::de::DeserializeOwned>(
@@ -178,6 +194,16 @@ fn read<T: serde::de::DeserializeOwned>(
     facts: TextFacts,
     max_depth: usize,
 ) -> Result<T, JsonTextError> {
+    read_seed(text, facts, max_depth, std::marker::PhantomData::<T>)
+}
+
+/// [`read`] through a seed.
+fn read_seed<'de, S: serde::de::DeserializeSeed<'de>>(
+    text: &'de str,
+    facts: TextFacts,
+    max_depth: usize,
+    seed: S,
+) -> Result<S::Value, JsonTextError> {
     let found = facts.nesting;
     if found > max_depth {
         return Err(JsonTextError::TooDeep {
@@ -190,11 +216,11 @@ fn read<T: serde::de::DeserializeOwned>(
     // not needed; it would reject depths the caller allowed.
     de.disable_recursion_limit();
     let read = if found <= crate::deep::UNGUARDED {
-        T::deserialize(&mut de)?
+        serde::de::DeserializeSeed::deserialize(seed, &mut de)?
     } else {
         // serde_json's parser recurses once per level: deeper than a few
         // levels, each level makes sure of its stack (`crate::deep`).
-        T::deserialize(serde_stacker::Deserializer::new(&mut de))?
+        serde::de::DeserializeSeed::deserialize(seed, serde_stacker::Deserializer::new(&mut de))?
     };
     de.end()?;
     Ok(read)

@@ -31,6 +31,7 @@ mod byte_scan;
 pub mod call;
 pub mod closing;
 mod composition;
+pub mod contract;
 pub mod deep;
 pub mod entities;
 pub mod export;
@@ -43,6 +44,7 @@ pub mod path;
 pub mod plan;
 pub mod policy;
 pub mod rejection;
+mod repeated_keys;
 mod report;
 pub mod splice;
 pub mod stream;
@@ -52,6 +54,7 @@ mod untagged;
 pub mod validate;
 
 pub use closing::{CloseObjects, close_objects};
+pub use contract::ContractError;
 pub use entities::EntityMode;
 pub use normalizer::{
     DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, NormalizeTextError,

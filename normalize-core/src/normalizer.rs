@@ -164,6 +164,10 @@ pub enum NormalizeError {
         /// The pass bound in force.
         limit: u32,
     },
+    /// The derived type's contract does not compile, so its normalizer
+    /// has no plan to walk ([`crate::contract`]).
+    #[error(transparent)]
+    Contract(crate::contract::ContractError),
 }
 
 impl NormalizeError {
@@ -188,6 +192,12 @@ impl NormalizeError {
                 "maxPasses",
                 format!("text that decodes within {limit} passes"),
                 "text still escaped after the last pass".to_owned(),
+            ),
+            NormalizeError::Contract(error) => (
+                String::new(),
+                "contract",
+                "a tool whose contract compiles".to_owned(),
+                error.to_string(),
             ),
         };
         crate::validate::Violation {

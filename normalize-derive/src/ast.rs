@@ -18,6 +18,10 @@ pub struct Input<'a> {
     pub deny_unknown_fields: bool,
     /// Whether serde's `transparent` applies.
     pub transparent: bool,
+    /// `#[serde(from/try_from)]`: serde reads another type.
+    pub converted: bool,
+    /// `#[serde(default)]` on the container.
+    pub default: bool,
     /// How the normalizer is generated.
     pub body: Body<'a>,
     /// Every field of every variant (to annotate the schema).
@@ -98,6 +102,10 @@ pub struct Field<'a> {
     /// `#[schemars(with/schema_with)]` or `#[serde(with/deserialize_with)]`:
     /// the schema is not the field type's, so the type is not looked for.
     pub schema_elsewhere: bool,
+    /// `#[serde(with/deserialize_with)]`: serde reads it its own way.
+    pub read_elsewhere: bool,
+    /// `#[serde(default)]` on the field.
+    pub default: bool,
     /// `#[serde(skip)]` / `skip_deserializing`: not read from the input.
     pub skipped: bool,
     /// `#[serde(flatten)]`.
@@ -261,6 +269,9 @@ impl<'a> Input<'a> {
             attrs,
             deny_unknown_fields: container.attrs.deny_unknown_fields(),
             transparent: container.attrs.transparent(),
+            converted: container.attrs.type_from().is_some()
+                || container.attrs.type_try_from().is_some(),
+            default: !matches!(container.attrs.default(), serde_attr::Default::None),
             body,
             fields,
             variant_aliases,
@@ -421,6 +432,8 @@ impl<'a> Field<'a> {
             shape: Shape::of(field.ty),
             from_schema: schema_elsewhere || verbatim.is_some(),
             schema_elsewhere,
+            read_elsewhere: field.attrs.deserialize_with().is_some(),
+            default: !matches!(field.attrs.default(), serde_attr::Default::None),
             skipped: field.attrs.skip_deserializing(),
             flatten: field.attrs.flatten(),
             verbatim,

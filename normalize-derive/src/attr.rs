@@ -217,6 +217,22 @@ fn schemars_rename(attrs: &[Attribute]) -> Option<syn::LitStr> {
     rename.filter(|_| !skip)
 }
 
+/// The span of a `default` in `#[schemars(...)]`, if there is one: schemars
+/// then shows the field (or every field) as optional.
+pub fn schemars_default(attrs: &[Attribute]) -> Option<proc_macro2::Span> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("schemars")) {
+        // schemars reports its own syntax errors.
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("default") {
+                found.get_or_insert(meta.path.span());
+            }
+            skip_value(&meta)
+        });
+    }
+    found
+}
+
 /// An error where `#[schemars(rename)]` names a field or variant otherwise
 /// than serde reads it (`names`: its wire name and aliases): the model would
 /// be shown a name serde refuses, and never one it reads.

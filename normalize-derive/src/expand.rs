@@ -77,8 +77,9 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
     } else {
         (
             quote! {
-                static __TOOLARGS_COMPILED: #krate::OnceLock<#krate::Compiled> =
-                    #krate::OnceLock::new();
+                static __TOOLARGS_COMPILED: #krate::OnceLock<
+                    #krate::Result<#krate::Compiled, #krate::ContractError>,
+                > = #krate::OnceLock::new();
             },
             quote!(#krate::once::<Self>(&__TOOLARGS_COMPILED)),
         )
@@ -90,6 +91,7 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
     let normalize = generator.normalize(&ir.body);
     let annotate = generator.annotate(ir);
     let keeps_every = keeps_every_member(ir, krate);
+    let modeled = crate::model::impl_modeled(ir, krate, &generics);
     let trait_path = quote_spanned!(ident.span()=> #krate::ToolArgs);
     let usize_ty = quote!(::core::primitive::usize);
 
@@ -99,18 +101,23 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
             use #krate::{
                 ViaEntries as _, ViaJsonSchema as _, ViaNoEntries as _, ViaNoSchema as _,
                 ViaNotOption as _, ViaOption as _, ViaPlan as _, ViaSchemaOf as _,
-                ViaToolArgs as _, ViaUnknownSchema as _,
+                ViaToolArgs as _, ViaUnknownSchema as _, ViaModeled as _, ViaUnmodeled as _,
             };
             #cache
 
+            #modeled
+
             #[automatically_derived]
             impl #impl_generics #trait_path for #ident #ty_generics #where_clause {
-                fn input_schema() -> &'static #krate::Value {
-                    &#compiled.schema
+                fn __node() -> &'static #krate::Node {
+                    <Self as #krate::Modeled>::node()
                 }
 
-                fn validator() -> &'static #krate::Validator {
-                    &#compiled.validator
+                fn __contract() -> #krate::Result<
+                    &'static #krate::Compiled,
+                    &'static #krate::ContractError,
+                > {
+                    #compiled
                 }
 
                 fn normalize_in(

@@ -19,8 +19,10 @@ pub fn stub(input: &DeriveInput, krate: &TokenStream) -> TokenStream {
         const _: () = {
             #[automatically_derived]
             impl #impl_generics #trait_path for #ident #ty_generics #where_clause {
-                fn input_schema() -> &'static #krate::Value { #unreachable }
-                fn validator() -> &'static #krate::Validator { #unreachable }
+                fn __contract() -> #krate::Result<
+                    &'static #krate::Compiled,
+                    &'static #krate::ContractError,
+                > { #unreachable }
                 fn normalize_in(
                     __repairer: &mut #krate::Repairer<'_>,
                     __value: &mut #krate::Value,

@@ -16,6 +16,7 @@ mod ast;
 mod attr;
 mod expand;
 mod fallback;
+mod model;
 mod shape;
 mod valid;
 

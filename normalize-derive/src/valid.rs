@@ -33,6 +33,7 @@ pub fn check(input: &Input<'_>, errors: &mut Vec<syn::Error>) {
             ));
         }
     }
+    check_schemars_defaults(input, errors);
     if let Some(open) = input.attrs.open {
         if input.deny_unknown_fields {
             errors.push(syn::Error::new(
@@ -47,6 +48,44 @@ pub fn check(input: &Input<'_>, errors: &mut Vec<syn::Error>) {
                  on a #[serde(transparent)] type (its schema is its field's)",
             ));
         }
+    }
+}
+
+/// An error for each field serde requires that `#[schemars(default)]` (on
+/// the field or the type) shows as optional: the call without it would pass
+/// validation and fail in serde. serde requires a field with no
+/// `#[serde(default)]` unless its type reads a missing member as `None`
+/// (an `Option`, read by its own `Deserialize`; `deserialize_with` reads
+/// nothing when the member is missing).
+fn check_schemars_defaults(input: &Input<'_>, errors: &mut Vec<syn::Error>) {
+    if input.converted || input.transparent {
+        return;
+    }
+    let container = crate::attr::schemars_default(&input.original.attrs);
+    for field in &input.fields {
+        let Some(name) = &field.original.ident else {
+            continue;
+        };
+        let optional_in_serde = input.default
+            || field.default
+            || field.skipped
+            || field.flatten
+            || (!field.read_elsewhere && crate::shape::option_inner(&field.original.ty).is_some());
+        if optional_in_serde {
+            continue;
+        }
+        let Some(span) = crate::attr::schemars_default(&field.original.attrs).or(container) else {
+            continue;
+        };
+        errors.push(syn::Error::new(
+            span,
+            format!(
+                "#[schemars(default)] shows field `{}` as optional, but serde requires it \
+                 (it has no #[serde(default)]): a call without it would pass validation and \
+                 fail in serde; use #[serde(default)], which both follow",
+                name.to_string().trim_start_matches("r#")
+            ),
+        ));
     }
 }
 

@@ -119,16 +119,19 @@ impl Arguments {
     /// not JSON (whitespace other than JSON's four included) or nests
     /// deeper than `max_depth`.
     pub fn into_value(self, max_depth: usize) -> Result<Value, SyntaxError> {
-        self.into_value_inspected(max_depth).map(|(value, _)| value)
+        self.into_value_inspected(max_depth)
+            .map(|(value, _, _)| value)
     }
 
     /// [`Arguments::into_value`], also saying whether normalization could
-    /// change anything (see [`json_text::TextFacts::may_need_repair`]); a
-    /// value that arrived parsed is assumed to need it.
+    /// change anything (see [`json_text::TextFacts::may_need_repair`]; a
+    /// value that arrived parsed is assumed to need it), and where text had
+    /// a key twice in one object ([`crate::repeated_keys`]; a value that
+    /// arrived parsed kept one member of each, and says nothing).
     pub(crate) fn into_value_inspected(
         self,
         max_depth: usize,
-    ) -> Result<(Value, bool), SyntaxError> {
+    ) -> Result<(Value, bool, Vec<String>), SyntaxError> {
         match self {
             // Held to the limit text is held to, with the same rejection:
             // how the format sent the arguments does not change the answer.
@@ -137,13 +140,20 @@ impl Arguments {
                     crate::deep::drop_value(value);
                     Err(too_deep_arguments(found, max_depth))
                 }
-                _ => Ok((value, true)),
+                _ => Ok((value, true, Vec::new())),
             },
             Arguments::Text(text) if is_json_whitespace(&text) => {
-                Ok((Value::Object(Default::default()), false))
+                Ok((Value::Object(Default::default()), false, Vec::new()))
             }
-            Arguments::Text(text) => match json_text::from_str_inspected(&text, max_depth) {
-                Ok((value, facts)) => Ok((value, facts.may_need_repair)),
+            Arguments::Text(text) => match json_text::from_str_tracked(&text, max_depth) {
+                Ok((value, facts, repeated)) => {
+                    let repeated = if repeated {
+                        crate::repeated_keys::pointers(&text, max_depth)
+                    } else {
+                        Vec::new()
+                    };
+                    Ok((value, facts.may_need_repair, repeated))
+                }
                 Err(JsonTextError::Syntax(e)) => {
                     Err(SyntaxError::json(SyntaxKind::Arguments, None, &e, &text))
                 }

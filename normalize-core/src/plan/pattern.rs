@@ -36,7 +36,8 @@ impl Pattern {
     ///
     /// The validator builder's explanation.
     pub(crate) fn new(pattern: &str) -> Result<Pattern, String> {
-        jsonschema::validator_for(&json!({ "pattern": pattern }))
+        crate::validate::validator_options()
+            .build(&json!({ "pattern": pattern }))
             .map(|validator| Pattern { validator })
             .map_err(|e| e.to_string())
     }

@@ -5,6 +5,8 @@
 //! (`::toolargs::__private::...`), so a user's own `Result`, `Option` or
 //! `Value` never captures it.
 
+pub use crate::contract::model::unknown_node;
+pub use crate::contract::{ContractError, FieldModel, Modeled, Node, StructModel};
 pub use crate::normalizer::{NormalizeError, Options, Repairer};
 pub use crate::path::Path;
 pub use crate::plan::{JsonType, Loc, SchemaPlan, TypeSet};
@@ -45,8 +47,8 @@ pub use annotate::{
 pub(crate) use annotate::{alias_of, is_alias_group, refuse_two_names};
 pub use entries::Entries;
 pub use probe::{
-    Probe, ViaEntries, ViaJsonSchema, ViaNoEntries, ViaNoSchema, ViaNotOption, ViaOption, ViaPlan,
-    ViaSchemaOf, ViaToolArgs, ViaUnknownSchema,
+    Probe, ViaEntries, ViaJsonSchema, ViaModeled, ViaNoEntries, ViaNoSchema, ViaNotOption,
+    ViaOption, ViaPlan, ViaSchemaOf, ViaToolArgs, ViaUnknownSchema, ViaUnmodeled,
 };
 pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 
@@ -71,12 +73,13 @@ impl Compiled {
     /// order ([`crate::untagged`]), writes integer formats as bounds
     /// ([`crate::integer_bounds`]) and compiles it.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// When schemars produced a schema that the validator or the plan
-    /// compiler refuses: a bug in a `JsonSchema` implementation, not bad
-    /// input, found the first time the type is used.
-    pub fn of<T: ToolArgs>() -> Compiled {
+    /// [`ContractError`] when schemars produced a schema that the validator
+    /// or the plan compiler refuses: a bug in a `JsonSchema`
+    /// implementation, not bad input, found the first time the type is
+    /// used.
+    pub fn of<T: ToolArgs>() -> Result<Compiled, ContractError> {
         let mut generator = schemars::SchemaGenerator::default();
         let mut schema = generator.root_schema_for::<T>().to_value();
         let (wholes, repeats, mut annotated) = {
@@ -112,23 +115,19 @@ impl Compiled {
             crate::untagged::order_unions(&raw, &mut schema);
         }
         crate::integer_bounds::bound_integers(&mut schema);
-        let validator = Validator::with_tables(&schema, wholes, repeats).unwrap_or_else(|e| {
-            panic!(
-                "the JSON Schema of `{}` cannot be validated against: {e}",
-                std::any::type_name::<T>()
-            )
-        });
-        let plan = SchemaPlan::compile(&schema).unwrap_or_else(|e| {
-            panic!(
-                "the JSON Schema of `{}` cannot be compiled into a plan: {e}",
-                std::any::type_name::<T>()
-            )
-        });
-        Compiled {
+        let type_name = std::any::type_name::<T>();
+        let validator = Validator::with_tables(&schema, wholes, repeats)
+            .map_err(|source| ContractError::Validator { type_name, source })?
+            .with_model(T::__node());
+        let plan = SchemaPlan::compile(&schema).map_err(|source| ContractError::Plan {
+            type_name,
+            source: Box::new(source),
+        })?;
+        Ok(Compiled {
             schema,
             validator,
             plan,
-        }
+        })
     }
 }
 
@@ -202,23 +201,24 @@ fn unique_required(schema: &mut Value) {
 
 /// The [`Compiled`] of a non-generic type, kept in the `static` the derive
 /// declares for it.
-pub fn once<T: ToolArgs>(cell: &'static OnceLock<Compiled>) -> &'static Compiled {
-    cell.get_or_init(Compiled::of::<T>)
+pub fn once<T: ToolArgs>(
+    cell: &'static OnceLock<Result<Compiled, ContractError>>,
+) -> Result<&'static Compiled, &'static ContractError> {
+    cell.get_or_init(Compiled::of::<T>).as_ref()
 }
 
 /// The [`Compiled`] of a generic type, one per monomorphization (a `static`
 /// inside a generic function is shared by all of them, so these are keyed by
 /// `TypeId`). Each is built once and lives for the rest of the program.
-pub fn per_type<T: ToolArgs>() -> &'static Compiled {
-    static REGISTRY: LazyLock<RwLock<HashMap<TypeId, &'static Compiled>>> =
-        LazyLock::new(RwLock::default);
+pub fn per_type<T: ToolArgs>() -> Result<&'static Compiled, &'static ContractError> {
+    static REGISTRY: Registry = LazyLock::new(RwLock::default);
     let key = TypeId::of::<T>();
     if let Some(found) = REGISTRY
         .read()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .get(&key)
     {
-        return found;
+        return found.as_ref();
     }
     // Built outside the lock: building may ask for other types' schemas.
     let built = Compiled::of::<T>();
@@ -228,4 +228,8 @@ pub fn per_type<T: ToolArgs>() -> &'static Compiled {
     registry
         .entry(key)
         .or_insert_with(|| Box::leak(Box::new(built)))
+        .as_ref()
 }
+
+/// Each generic type's compiled contract (or why it failed), by `TypeId`.
+type Registry = LazyLock<RwLock<HashMap<TypeId, &'static Result<Compiled, ContractError>>>>;

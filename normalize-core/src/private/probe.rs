@@ -18,6 +18,7 @@
 use super::annotate::Annotator;
 use super::flatten::{FieldSchema, Flattened};
 use super::walk::any;
+use crate::contract::{Modeled, Node};
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::tool_args::ToolArgs;
@@ -283,5 +284,29 @@ impl<T: ?Sized> ViaUnknownSchema for &Probe<T> {
 
     fn __toolargs_takes_anything(&self) -> bool {
         false
+    }
+}
+
+/// Chosen when the field type has a contract model ([`Modeled`]).
+pub trait ViaModeled {
+    /// The type's node.
+    fn __toolargs_node(&self) -> &'static Node;
+}
+
+impl<T: Modeled + ?Sized> ViaModeled for Probe<T> {
+    fn __toolargs_node(&self) -> &'static Node {
+        T::node()
+    }
+}
+
+/// Chosen for every other type: nothing is known of it.
+pub trait ViaUnmodeled {
+    /// [`Node::Unknown`].
+    fn __toolargs_node(&self) -> &'static Node;
+}
+
+impl<T: ?Sized> ViaUnmodeled for &Probe<T> {
+    fn __toolargs_node(&self) -> &'static Node {
+        &Node::Unknown
     }
 }

@@ -9,6 +9,7 @@
 //! in.
 
 use super::Compiled;
+use crate::contract::ContractError;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::plan::{JsonType, TypeSet};
@@ -153,12 +154,14 @@ pub fn seq(
 /// structs: shapes decided by the schema's unions).
 pub fn walk_root(
     repairer: &mut Repairer<'_>,
-    compiled: &Compiled,
+    compiled: Result<&Compiled, &ContractError>,
     value: &mut Value,
     path: &Path<'_>,
     depth: usize,
 ) -> Result<(), NormalizeError> {
-    let plan = &compiled.plan;
+    let plan = &compiled
+        .map_err(|e| NormalizeError::Contract(e.clone()))?
+        .plan;
     repairer.walk(plan, &plan.root(), value, path, depth)
 }
 
@@ -166,13 +169,15 @@ pub fn walk_root(
 /// types whose shape is not known at compile time.
 pub fn walk_member(
     repairer: &mut Repairer<'_>,
-    compiled: &Compiled,
+    compiled: Result<&Compiled, &ContractError>,
     key: &str,
     value: &mut Value,
     path: &Path<'_>,
     depth: usize,
 ) -> Result<(), NormalizeError> {
-    let plan = &compiled.plan;
+    let plan = &compiled
+        .map_err(|e| NormalizeError::Contract(e.clone()))?
+        .plan;
     // A struct's schema has no union, so its members do not depend on the
     // object's content: bind it to an empty object.
     let bound = plan.bind(&plan.root(), &Value::Object(Map::new()));

@@ -6,6 +6,7 @@ use super::lexer::Fragment;
 use crate::normalizer::{NormalizeError, Options};
 use crate::tool_args::{ArgsError, Parsed, ToolArgs};
 use crate::validate::Violations;
+use serde_json::Value;
 use std::any::TypeId;
 use std::collections::HashMap;
 use std::marker::PhantomData;
@@ -43,11 +44,22 @@ impl<T: ToolArgs> ArgsStream<T> {
     /// A stream with `options` (those [`ToolArgs::from_model_with`] gets at
     /// the end) that records events.
     pub fn with_options(options: Options) -> Self {
-        let prepared = prepared_of::<T>();
-        let checks = Checks {
-            sites: Some(&prepared.sites),
-            plan: prepared.plan(),
-            validator: Some(T::validator()),
+        // A contract that does not compile checks nothing while the text
+        // arrives; `finish` then says why ([`ArgsError::Contract`]).
+        let checks = match (T::try_input_schema(), T::try_validator()) {
+            (Ok(schema), Ok(validator)) => {
+                let prepared = prepared_of::<T>(schema);
+                Checks {
+                    sites: Some(&prepared.sites),
+                    plan: prepared.plan(),
+                    validator: Some(validator),
+                }
+            }
+            _ => Checks {
+                sites: None,
+                plan: None,
+                validator: None,
+            },
         };
         ArgsStream {
             engine: Engine::new(checks, options, true),
@@ -156,10 +168,21 @@ impl<T: ToolArgs> ArgsStream<T> {
     pub fn finish(&mut self) -> Result<Parsed<T>, ArgsError> {
         self.engine.finish();
         let options = *self.engine.options();
-        if let Some((value, may_need_repair, text)) = self.engine.take_parsed() {
+        if let Some((value, may_need_repair, text, repeated)) = self.engine.take_parsed() {
             // Parsed as it arrived, into exactly the text's value: the rest
             // of `from_model_with`.
-            return crate::tool_args::check_parsed(value, may_need_repair, &options, Some(text));
+            let repeated = if repeated {
+                crate::repeated_keys::pointers(text, options.max_depth)
+            } else {
+                Vec::new()
+            };
+            return crate::tool_args::check_parsed(
+                value,
+                may_need_repair,
+                &options,
+                Some(text),
+                &repeated,
+            );
         }
         match self.engine.text() {
             Err(bytes) => Err(ArgsError::Limit(NormalizeError::TooLarge {
@@ -201,7 +224,7 @@ pub(crate) fn args_error(finding: &Finding) -> ArgsError {
 
 /// The plan and sites compiled from `T`'s schema, once per type for the
 /// process (as `T`'s validator is).
-fn prepared_of<T: ToolArgs>() -> &'static Prepared<'static> {
+fn prepared_of<T: ToolArgs>(schema: &'static Value) -> &'static Prepared<'static> {
     type Cache = RwLock<HashMap<TypeId, &'static Prepared<'static>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     thread_local! {
@@ -216,14 +239,15 @@ fn prepared_of<T: ToolArgs>() -> &'static Prepared<'static> {
             return prepared;
         }
     }
-    let prepared = prepared_in::<T>(CACHE.get_or_init(Cache::default), id);
+    let prepared = prepared_in(CACHE.get_or_init(Cache::default), id, schema);
     LAST.with(|last| last.set(Some((id, prepared))));
     prepared
 }
 
-fn prepared_in<T: ToolArgs>(
+fn prepared_in(
     cache: &RwLock<HashMap<TypeId, &'static Prepared<'static>>>,
     id: TypeId,
+    schema: &'static Value,
 ) -> &'static Prepared<'static> {
     if let Some(prepared) = cache
         .read()
@@ -232,8 +256,7 @@ fn prepared_in<T: ToolArgs>(
     {
         return prepared;
     }
-    let compiled: &'static Prepared<'static> =
-        Box::leak(Box::new(Prepared::new(T::input_schema())));
+    let compiled: &'static Prepared<'static> = Box::leak(Box::new(Prepared::new(schema)));
     cache
         .write()
         .unwrap_or_else(PoisonError::into_inner)

@@ -26,12 +26,14 @@ impl Built {
     }
 
     /// Places a complete member (`key` is taken; arrays ignore it).
-    pub(super) fn place(&mut self, key: &mut String, value: Value) {
+    /// Whether it replaced an earlier member of the same key.
+    pub(super) fn place(&mut self, key: &mut String, value: Value) -> bool {
         match self {
-            Built::Object(map) => {
-                map.insert(std::mem::take(key), value);
+            Built::Object(map) => map.insert(std::mem::take(key), value).is_some(),
+            Built::Array(items) => {
+                items.push(value);
+                false
             }
-            Built::Array(items) => items.push(value),
         }
     }
 

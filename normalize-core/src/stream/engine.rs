@@ -332,6 +332,9 @@ pub(crate) struct Core<'s> {
     /// The root value, once complete: what `serde_json` parses from the
     /// text, built as it arrived.
     parsed: Option<Value>,
+    /// Whether an object of the text had a key twice (the later member
+    /// replaced the earlier, as `serde_json` does; [`crate::repeated_keys`]).
+    repeated: bool,
     /// Whether the values built so far are exactly `serde_json`'s (a token
     /// it refuses, or a key its `Value` reads specially, clears it; the
     /// end then parses the text).
@@ -396,6 +399,7 @@ impl<'s> Engine<'s> {
                 wordings: 0,
                 unworded: None,
                 parsed: None,
+                repeated: false,
                 intact: true,
                 deepest: 0,
             },
@@ -514,7 +518,7 @@ impl<'s> Engine<'s> {
     /// every byte was read, the text is one complete JSON value, nothing
     /// was found wrong for certain, and every token was parsed exactly as
     /// `serde_json` parses it. Otherwise the caller parses the text.
-    pub(crate) fn take_parsed(&mut self) -> Option<(Value, bool, &str)> {
+    pub(crate) fn take_parsed(&mut self) -> Option<(Value, bool, &str, bool)> {
         let clean = self.finished
             && !self.overflowed
             && !self.skipped
@@ -530,7 +534,8 @@ impl<'s> Engine<'s> {
             Err(bytes) => std::str::from_utf8(bytes).ok()?,
         };
         let may_need_repair = self.lexer.may_need_repair();
-        Some((self.core.parsed.take()?, may_need_repair, text))
+        let repeated = self.core.repeated;
+        Some((self.core.parsed.take()?, may_need_repair, text, repeated))
     }
 
     pub(crate) fn set_record_events(&mut self, record: bool) {
@@ -1118,7 +1123,7 @@ impl<'s> Core<'s> {
     fn place(&mut self, value: Value) {
         match self.frames.last_mut() {
             None => self.parsed = Some(value),
-            Some(frame) => frame.built.place(&mut frame.key, value),
+            Some(frame) => self.repeated |= frame.built.place(&mut frame.key, value),
         }
     }
 
@@ -1321,7 +1326,7 @@ impl<'s> Core<'s> {
         for (depth, frame) in self.frames.iter().enumerate().rev() {
             let mut container = frame.built.copy(depth);
             if let Some(member) = value {
-                container.place(&mut frame.key.clone(), member);
+                let _ = container.place(&mut frame.key.clone(), member);
             }
             value = Some(container.into_value());
         }

@@ -149,7 +149,7 @@ fn streamed(text: &str, cuts: &[usize], events: bool) -> Option<Value> {
         from = cut;
     }
     engine.finish();
-    engine.take_parsed().map(|(value, _, _)| value)
+    engine.take_parsed().map(|(value, _, _, _)| value)
 }
 
 /// Serialized in member order: `Value`'s `==` ignores the order of an

@@ -250,15 +250,22 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
     /// The [`CallError`] the whole call gets.
     pub fn finish(&mut self, context: &C) -> Result<Checked<'t>, CallError> {
         self.engine.finish();
-        if let Some((arguments, may_need_repair, _)) = self.engine.take_parsed() {
+        let max_depth = self.engine.options().max_depth;
+        if let Some((arguments, may_need_repair, text, repeated)) = self.engine.take_parsed() {
             // Parsed as it arrived, into exactly the text's value: the
             // phases after parsing.
+            let repeated = if repeated {
+                crate::repeated_keys::pointers(text, max_depth)
+            } else {
+                Vec::new()
+            };
             return self.streams.toolbox.check_parsed(
                 context,
                 self.id.clone(),
                 &self.name,
                 arguments,
                 may_need_repair,
+                &repeated,
             );
         }
         let text = match self.engine.text() {

@@ -89,14 +89,22 @@ impl<C: ?Sized> Toolbox<C> {
                 .check_size(text.len())
                 .map_err(|e| SyntaxError::limit(SyntaxKind::Arguments, &e))?;
         }
-        let (arguments, may_need_repair) = call
+        let (arguments, may_need_repair, repeated) = call
             .arguments
             .into_value_inspected(self.options.max_depth)?;
-        self.check_arguments(context, call.id, &call.name, arguments, may_need_repair)
+        self.check_arguments(
+            context,
+            call.id,
+            &call.name,
+            arguments,
+            may_need_repair,
+            &repeated,
+        )
     }
 
     /// [`Toolbox::check`] on arguments already parsed (by a stream, as the
-    /// text arrived), with the facts the scan of their text gives.
+    /// text arrived), with the facts the scan of their text gives and the
+    /// pointers of its repeated keys.
     pub(crate) fn check_parsed(
         &self,
         context: &C,
@@ -104,8 +112,9 @@ impl<C: ?Sized> Toolbox<C> {
         name: &str,
         arguments: Value,
         may_need_repair: bool,
+        repeated: &[String],
     ) -> Result<Checked<'_>, CallError> {
-        let checked = self.check_arguments(context, id, name, arguments, may_need_repair);
+        let checked = self.check_arguments(context, id, name, arguments, may_need_repair, repeated);
         if let Err(error) = &checked {
             self.observe_failure(name, error);
         }
@@ -120,6 +129,7 @@ impl<C: ?Sized> Toolbox<C> {
         name: &str,
         mut arguments: Value,
         may_need_repair: bool,
+        repeated: &[String],
     ) -> Result<Checked<'_>, CallError> {
         // Resolve.
         let tool = self
@@ -143,8 +153,11 @@ impl<C: ?Sized> Toolbox<C> {
         // model is shown, never what is enforced (`minLength`, `pattern`
         // and the other keywords strict mode cannot show still hold, and
         // their rejections name the declared shape's pointers).
+        // A repeated key is judged by the shape the model sent, which the
+        // canonical dialect validates (a strict shape's validator has no
+        // type model, and lets the last member stand).
         tool.validator
-            .validate(&arguments)
+            .validate_call(&arguments, repeated)
             .map_err(|v| invalid(tool, v))?;
         if let Some(strict) = &tool.strict {
             strict

@@ -1,5 +1,6 @@
 //! Why a tool could not be registered.
 
+use crate::contract::ContractError;
 use crate::export::StrictError;
 use crate::plan::SchemaError;
 use crate::validate::ValidatorBuildError;
@@ -45,6 +46,15 @@ pub enum RegisterError {
         name: String,
         /// Why.
         source: ValidatorBuildError,
+    },
+    /// The derived argument type's contract does not compile
+    /// ([`crate::contract`]).
+    #[error("the arguments type of tool `{name}` has no usable contract: {source}")]
+    Contract {
+        /// The tool.
+        name: String,
+        /// Why.
+        source: ContractError,
     },
     /// The toolbox is strict and the schema has no strict form.
     #[error("tool `{name}` cannot be strict: {source}")]

@@ -22,7 +22,9 @@ mod tool;
 pub use dispatch::{Checked, Completed};
 pub use error::RegisterError;
 
-use crate::export::{self, Dialect, Drift, Provider, StrictChange, StrictSchema, ToolSpec};
+use crate::export::{
+    self, Dialect, Drift, Provider, StrictChange, StrictError, StrictSchema, ToolSpec,
+};
 use crate::normalizer::Options;
 use crate::observe::Observer;
 use crate::plan::SchemaPlan;
@@ -127,7 +129,8 @@ impl<C: ?Sized> Toolbox<C> {
     ///
     /// # Errors
     ///
-    /// [`RegisterError`] for a bad or duplicate name, a schema that is not
+    /// [`RegisterError`] for a bad or duplicate name, a type whose contract
+    /// does not compile ([`RegisterError::Contract`]), a schema that is not
     /// an object, or (strict dialect) a schema with no strict form.
     pub fn tool<T, F, Fut, O, E>(
         &mut self,
@@ -142,21 +145,27 @@ impl<C: ?Sized> Toolbox<C> {
         O: Serialize + 'static,
         E: Display + 'static,
     {
-        let declared = T::input_schema();
+        let contract = |source| RegisterError::Contract {
+            name: name.to_owned(),
+            source,
+        };
+        let declared = T::try_input_schema().map_err(contract)?;
+        let derived_validator = T::try_validator().map_err(contract)?;
         let (normalize, validator, strict, declared_validator) = match self.dialect {
             Dialect::Canonical => (
                 Normalize::Derived(T::normalize_in),
-                ValidatorRef::Static(T::validator()),
+                ValidatorRef::Static(derived_validator),
                 None,
                 None,
             ),
             Dialect::OpenAiStrict => {
-                let (normalize, validator, strict) = strict_parts(name, declared)?;
+                let (normalize, validator, strict) =
+                    strict_parts(name, declared, StrictSchema::of::<T>)?;
                 (
                     normalize,
                     validator,
                     Some(strict),
-                    Some(ValidatorRef::Static(T::validator())),
+                    Some(ValidatorRef::Static(derived_validator)),
                 )
             }
         };
@@ -224,7 +233,8 @@ impl<C: ?Sized> Toolbox<C> {
                 (plan(name, &schema)?, validator, None, None)
             }
             Dialect::OpenAiStrict => {
-                let (normalize, validator, strict) = strict_parts(name, &schema)?;
+                let (normalize, validator, strict) =
+                    strict_parts(name, &schema, || StrictSchema::new(&schema))?;
                 let declared = compile_validator(name, &schema)?;
                 (normalize, validator, Some(strict), Some(declared))
             }
@@ -422,9 +432,10 @@ fn plan(name: &str, schema: &Value) -> Result<Normalize, RegisterError> {
 fn strict_parts(
     name: &str,
     declared: &Value,
+    strict: impl FnOnce() -> Result<StrictSchema, StrictError>,
 ) -> Result<(Normalize, ValidatorRef, StrictSchema), RegisterError> {
     require_object(name, declared)?;
-    let strict = StrictSchema::new(declared).map_err(|source| RegisterError::Strict {
+    let strict = strict().map_err(|source| RegisterError::Strict {
         name: name.to_owned(),
         source,
     })?;

@@ -329,6 +329,12 @@ fn push_union_violations(
             return true;
         }
     }
+    if let Some(errors) = beside_null(pointer, context) {
+        for error in errors {
+            push_violations(schema, instance, error, out, declared_elsewhere, wholes);
+        }
+        return true;
+    }
     if let Some(errors) = shape_matching_branch(pointer, context) {
         for error in errors {
             push_violations(schema, instance, error, out, declared_elsewhere, wholes);
@@ -368,6 +374,41 @@ fn push_union_violations(
         return true;
     }
     false
+}
+
+/// The errors of the one branch beside `null` (an `Option<T>`'s union, or
+/// any union of one branch and `null`), when the value has that branch's
+/// type: what went wrong is inside it (a bad tag of an `Option<Struct>`'s
+/// enum member is at that member), not "neither this nor null".
+fn beside_null<'e>(
+    pointer: &str,
+    context: &'e [Vec<ValidationError<'static>>],
+) -> Option<&'e [ValidationError<'static>]> {
+    let [first, second] = context else {
+        return None;
+    };
+    let is_null_branch = |errors: &[ValidationError<'static>]| {
+        matches!(errors, [error] if error.instance_path().as_str() == pointer
+        && matches!(
+            error.kind(),
+            ValidationErrorKind::Type {
+                kind: TypeKind::Single(jsonschema::JsonType::Null)
+            }
+        ))
+    };
+    let other = match (is_null_branch(first), is_null_branch(second)) {
+        (true, false) => second,
+        (false, true) => first,
+        _ => return None,
+    };
+    // A value of another type, or one refused as a whole (a scalar outside
+    // an enum), is said at the union: "one of: T | null".
+    let of_another_type = other.iter().any(|e| {
+        e.instance_path().as_str() == pointer
+            && matches!(e.kind(), ValidationErrorKind::Type { .. })
+    });
+    let inside = other.iter().any(|e| e.instance_path().as_str() != pointer);
+    (inside && !of_another_type).then_some(other.as_slice())
 }
 
 /// The one union branch that has the value's shape, if exactly one has: no

@@ -37,6 +37,9 @@ use serde_json::Value;
 pub struct Validator {
     schema: Value,
     inner: jsonschema::Validator,
+    /// What serde does with the derived type validated against, for the
+    /// rules JSON Schema cannot say ([`crate::contract::check`]).
+    model: &'static crate::contract::Node,
 }
 
 impl std::fmt::Debug for Validator {
@@ -96,14 +99,37 @@ fn table_entries<T: Clone>(table: &[T], value: &Value) -> Option<Vec<T>> {
     }
 }
 
-/// The validator's options with [`WRITTEN_AS_INTEGER`] checked, the one
-/// keyword of ours that needs no table.
-pub(super) fn integer_options() -> jsonschema::ValidationOptions<'static> {
-    jsonschema::options().with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
-        let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
-            Box::new(WrittenAsInteger(value == &Value::Bool(true)));
-        Ok(keyword)
-    })
+/// How much backtracking one `pattern` check may do before the value is
+/// refused at the string's pointer. Only patterns with look-around or
+/// back-references backtrack; the others run on the `regex` crate's
+/// engines, in time linear in the string. Said here rather than inherited,
+/// so the bound cannot change under us with a dependency.
+pub const PATTERN_BACKTRACK_LIMIT: usize = 1_000_000;
+
+/// The largest compiled form of one `pattern`, and the largest cache of its
+/// lazy DFA, in bytes (a tenth of the `regex` crate's default): a schema
+/// from elsewhere whose pattern compiles past it is refused when the
+/// validator is built, so compiling a tool's patterns costs milliseconds,
+/// not seconds.
+pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+/// The validator's options: patterns compiled and run with bounded cost
+/// ([`PATTERN_BACKTRACK_LIMIT`], [`PATTERN_SIZE_LIMIT`]), and
+/// [`WRITTEN_AS_INTEGER`] checked, the one keyword of ours that needs no
+/// table.
+pub(crate) fn validator_options() -> jsonschema::ValidationOptions<'static> {
+    jsonschema::options()
+        .with_pattern_options(
+            jsonschema::PatternOptions::fancy_regex()
+                .backtrack_limit(PATTERN_BACKTRACK_LIMIT)
+                .size_limit(PATTERN_SIZE_LIMIT)
+                .dfa_size_limit(PATTERN_SIZE_LIMIT),
+        )
+        .with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
+            let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
+                Box::new(WrittenAsInteger(value == &Value::Bool(true)));
+            Ok(keyword)
+        })
 }
 
 /// A schema the validator cannot be built from (not a valid JSON Schema, or
@@ -144,7 +170,7 @@ impl Validator {
         wholes: Vec<whole::WholeRead>,
         repeats: Vec<distinct::Distinct>,
     ) -> Result<Validator, ValidatorBuildError> {
-        let mut options = integer_options();
+        let mut options = validator_options();
         if !wholes.is_empty() {
             // Entries that ask which branch of an untagged union beside
             // reads the call check it against the document.
@@ -171,7 +197,15 @@ impl Validator {
         Ok(Validator {
             schema: schema.clone(),
             inner,
+            model: &crate::contract::Node::Unknown,
         })
+    }
+
+    /// This validator, checking also the rules of `model` that JSON Schema
+    /// cannot say (a Rust integer refuses `5.0`).
+    pub(crate) fn with_model(mut self, model: &'static crate::contract::Node) -> Validator {
+        self.model = model;
+        self
     }
 
     /// Checks `instance`, reporting every failing location at once.
@@ -181,10 +215,15 @@ impl Validator {
     /// [`Violations`]: one [`Violation`] per failing JSON pointer, in
     /// document order of discovery.
     pub fn validate(&self, instance: &Value) -> Result<(), Violations> {
-        if self.inner.is_valid(instance) {
-            return Ok(());
-        }
         let mut found = Vec::new();
+        if self.inner.is_valid(instance) {
+            crate::contract::check::check(self.model, instance, &mut found);
+            return if found.is_empty() {
+                Ok(())
+            } else {
+                Err(Violations(found))
+            };
+        }
         let mut declared_elsewhere = Vec::new();
         let mut wholes = Vec::new();
         for error in self.inner.iter_errors(instance) {
@@ -201,9 +240,33 @@ impl Validator {
         describe::drop_consequences(&mut found, &declared_elsewhere);
         explain::explain_unevaluated(&self.schema, instance, &mut found, &declared_elsewhere);
         describe::drop_refused_names_reported_otherwise(&mut found);
+        crate::contract::check::check(self.model, instance, &mut found);
         let mut seen = std::collections::HashSet::new();
         found.retain(|v: &Violation| seen.insert(v.pointer.clone()));
         Err(Violations(found))
+    }
+
+    /// [`Validator::validate`] for a call whose text had the members at
+    /// `repeated` (pointers, [`crate::repeated_keys`]) under a key an
+    /// earlier member of the same object has: each is a violation too where
+    /// the type's model says a struct reads the key (serde refuses a
+    /// repeated field; a map keeps the last).
+    pub(crate) fn validate_call(
+        &self,
+        instance: &Value,
+        repeated: &[String],
+    ) -> Result<(), Violations> {
+        let checked = self.validate(instance);
+        if repeated.is_empty() {
+            return checked;
+        }
+        let mut found = checked.err().map(|v| v.0).unwrap_or_default();
+        crate::contract::check::repeats(self.model, repeated, &mut found);
+        if found.is_empty() {
+            Ok(())
+        } else {
+            Err(Violations(found))
+        }
     }
 
     /// The schema this validator checks against.

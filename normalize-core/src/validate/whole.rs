@@ -279,7 +279,7 @@ impl Document {
         }
         entry.insert(REBASED.to_owned(), self.root.clone());
         entry.insert("allOf".to_owned(), Value::Array(vec![branch]));
-        super::integer_options().build(&Value::Object(entry)).ok()
+        super::validator_options().build(&Value::Object(entry)).ok()
     }
 }
 

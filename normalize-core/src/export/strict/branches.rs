@@ -48,7 +48,7 @@ impl Branches {
             for i in 0..count {
                 let mut target = format!("{BASE}#");
                 push_fragment(&mut target, &format!("{pointer}/anyOf/{i}"));
-                let validator = jsonschema::options()
+                let validator = crate::validate::validator_options()
                     .with_registry(&registry)
                     .build(&json!({"$ref": target}))
                     .map_err(|e| invalid(&e))?;

@@ -160,6 +160,20 @@ pub enum StrictError {
         "the root schema is a map (keys not declared); strict mode needs an object with declared properties at the root"
     )]
     RootIsMap,
+    /// A derived type flattens a free-form field (a `serde_json::Value`, a
+    /// `Map` or a `HashMap`): it keeps members no schema declares, and
+    /// strict mode closes every object, so the model could send none of
+    /// them. Refused rather than closed, which would lose them on every
+    /// call.
+    #[error(
+        "`{type_name}` flattens the free-form field `{field}`, whose members strict mode cannot declare (it closes every object): keep the tool canonical, or give the members a struct"
+    )]
+    FlattenedFreeForm {
+        /// The struct holding the field.
+        type_name: String,
+        /// The flattened field.
+        field: String,
+    },
     /// Something in the schema has no strict-mode form.
     #[error("cannot be made strict at `{pointer}`: {reason}")]
     Unrepresentable {
@@ -168,6 +182,9 @@ pub enum StrictError {
         /// What is there.
         reason: String,
     },
+    /// The derived type's contract does not compile.
+    #[error(transparent)]
+    Contract(crate::contract::ContractError),
     /// The strict schema could not be compiled for restoring calls (a
     /// schema the validator refuses).
     #[error("the strict schema cannot be compiled: {message}")]
@@ -255,6 +272,25 @@ pub struct StrictSchema {
 }
 
 impl StrictSchema {
+    /// [`StrictSchema::new`] for a derived type's
+    /// [`input_schema`](crate::ToolArgs::input_schema), refusing first what
+    /// the type's contract model says strict mode would lose.
+    ///
+    /// # Errors
+    ///
+    /// [`StrictError::FlattenedFreeForm`], [`StrictError::Contract`], or
+    /// any error of [`StrictSchema::new`].
+    pub fn of<T: crate::ToolArgs>() -> Result<StrictSchema, StrictError> {
+        if let Some((type_name, field)) = crate::contract::model::flattened_free_form(T::__node()) {
+            return Err(StrictError::FlattenedFreeForm {
+                type_name: type_name.to_owned(),
+                field: field.to_owned(),
+            });
+        }
+        let schema = T::try_input_schema().map_err(StrictError::Contract)?;
+        StrictSchema::new(schema)
+    }
+
     /// Transforms `schema` for strict mode.
     ///
     /// # Errors

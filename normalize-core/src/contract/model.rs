@@ -1,0 +1,214 @@
+//! What serde does with a Rust type, as data: the derive states it for each
+//! type it expands, and this module for the standard types serde reads.
+//!
+//! A [`Node`] is read where the schema cannot say what serde will do: a
+//! Rust integer refuses `5.0`, which JSON Schema's `integer` takes. The
+//! derive names each field's type, and method resolution picks that type's
+//! [`Modeled`] node when it has one, [`Node::Unknown`] when it does not (a
+//! type that derives only `JsonSchema`, a generic parameter): an unknown
+//! node checks nothing, so a type outside the model is never refused by it.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// What serde reads at one place of a type, as far as the contract needs
+/// it. Nested nodes are functions, so a recursive type's model is finite.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Node {
+    /// A Rust integer: a JSON number written without a fraction or an
+    /// exponent (`5`, not `5.0` or `5e0`); serde refuses the others.
+    Integer,
+    /// A `u128` or `i128`: as [`Node::Integer`], except a whole number past
+    /// 64 bits, which the checked value holds rounded (refused where serde
+    /// reads it, `crate::tool_args`, never checked rounded).
+    WideInteger,
+    /// A Rust float, bool, string or char: the schema says all.
+    Scalar,
+    /// `Option<T>`: `null`, or the inner node.
+    Option(fn() -> &'static Node),
+    /// A sequence (`Vec<T>`, a set, an array): each element.
+    Seq(fn() -> &'static Node),
+    /// A map with string keys (`HashMap<String, T>`): each value.
+    Map(fn() -> &'static Node),
+    /// A struct with named fields, as serde's derive reads it.
+    Struct(&'static StructModel),
+    /// A wrapper serde reads as the node inside (`#[serde(transparent)]`).
+    Same(fn() -> &'static Node),
+    /// A value serde reads whatever it holds (`serde_json::Value`, a
+    /// `Map<String, Value>`): free-form, closed by no schema.
+    FreeForm,
+    /// Not known: a type without a model, a custom `Deserialize`, an enum.
+    /// Nothing is checked from it.
+    Unknown,
+}
+
+impl Node {
+    /// The node serde reads, through transparent wrappers.
+    pub fn resolve(&self) -> &Node {
+        let mut node = self;
+        while let Node::Same(inner) = node {
+            node = inner();
+        }
+        node
+    }
+}
+
+/// A flattened field that collects members no schema declares (a
+/// flattened `serde_json::Value`, `Map` or `HashMap`), anywhere in the
+/// structs `node` reads: the struct's name and the field's.
+pub fn flattened_free_form(node: &Node) -> Option<(&'static str, &'static str)> {
+    fn visit(
+        node: &Node,
+        seen: &mut Vec<*const StructModel>,
+    ) -> Option<(&'static str, &'static str)> {
+        match node.resolve() {
+            Node::Option(inner) | Node::Seq(inner) | Node::Map(inner) => visit(inner(), seen),
+            Node::Struct(model) => {
+                let address: *const StructModel = *model;
+                if seen.contains(&address) {
+                    return None;
+                }
+                seen.push(address);
+                model
+                    .fields
+                    .iter()
+                    .filter(|f| !f.skipped)
+                    .find_map(|field| {
+                        let inner = (field.node)().resolve();
+                        let free = field.flatten && matches!(inner, Node::FreeForm | Node::Map(_));
+                        if free {
+                            Some((model.name, field.wire))
+                        } else {
+                            visit(inner, seen)
+                        }
+                    })
+            }
+            _ => None,
+        }
+    }
+    visit(node, &mut Vec::new())
+}
+
+/// [`Node::Unknown`], as the function a field read by `deserialize_with`
+/// holds.
+pub fn unknown_node() -> &'static Node {
+    &Node::Unknown
+}
+
+/// A struct with named fields, as serde's derive reads it.
+#[derive(Debug)]
+pub struct StructModel {
+    /// The Rust type's name.
+    pub name: &'static str,
+    /// Its fields, in declaration order (serde's order for flattening).
+    pub fields: &'static [FieldModel],
+    /// `#[serde(deny_unknown_fields)]`.
+    pub deny_unknown_fields: bool,
+}
+
+/// One field of a [`StructModel`].
+#[derive(Debug)]
+pub struct FieldModel {
+    /// The name serde reads it under.
+    pub wire: &'static str,
+    /// serde's other accepted names.
+    pub aliases: &'static [&'static str],
+    /// `#[serde(flatten)]`: its members sit in the struct's own object.
+    pub flatten: bool,
+    /// `#[serde(skip)]`/`skip_deserializing`: never read.
+    pub skipped: bool,
+    /// `#[serde(default)]` on the field or the struct.
+    pub default: bool,
+    /// What serde reads there ([`Node::Unknown`] under `with` or
+    /// `deserialize_with`, which read it their own way).
+    pub node: fn() -> &'static Node,
+}
+
+impl FieldModel {
+    /// Whether serde reads this field from member `key`.
+    pub fn reads(&self, key: &str) -> bool {
+        !self.skipped && !self.flatten && (self.wire == key || self.aliases.contains(&key))
+    }
+}
+
+/// A type whose [`Node`] is known. The derive implements it for each type
+/// it expands; this module for the standard types serde reads.
+pub trait Modeled {
+    /// What serde reads for the type.
+    const NODE: Node;
+
+    /// [`Modeled::NODE`], as the function nested nodes hold.
+    fn node() -> &'static Node {
+        &Self::NODE
+    }
+}
+
+macro_rules! modeled {
+    ($node:expr => $($ty:ty),* $(,)?) => {
+        $(impl Modeled for $ty {
+            const NODE: Node = $node;
+        })*
+    };
+}
+
+modeled!(Node::Integer => u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+modeled!(Node::WideInteger => u128, i128);
+modeled!(Node::Integer => std::num::NonZeroU8, std::num::NonZeroU16, std::num::NonZeroU32,
+    std::num::NonZeroU64, std::num::NonZeroUsize, std::num::NonZeroI8, std::num::NonZeroI16,
+    std::num::NonZeroI32, std::num::NonZeroI64, std::num::NonZeroIsize);
+modeled!(Node::Scalar => f32, f64, bool, char, String, Box<str>, Rc<str>, Arc<str>);
+modeled!(Node::FreeForm => serde_json::Value, serde_json::Map<String, serde_json::Value>);
+
+impl Modeled for std::borrow::Cow<'static, str> {
+    const NODE: Node = Node::Scalar;
+}
+
+impl<T: Modeled> Modeled for Option<T> {
+    const NODE: Node = Node::Option(T::node);
+}
+
+impl<T: Modeled + ?Sized> Modeled for Box<T> {
+    const NODE: Node = T::NODE;
+}
+
+impl<T: Modeled + ?Sized> Modeled for Rc<T> {
+    const NODE: Node = T::NODE;
+}
+
+impl<T: Modeled + ?Sized> Modeled for Arc<T> {
+    const NODE: Node = T::NODE;
+}
+
+macro_rules! sequences {
+    ($($ty:ident),*) => {
+        $(impl<T: Modeled> Modeled for $ty<T> {
+            const NODE: Node = Node::Seq(T::node);
+        })*
+    };
+}
+
+sequences!(Vec, VecDeque, BTreeSet);
+
+impl<T: Modeled, S> Modeled for HashSet<T, S> {
+    const NODE: Node = Node::Seq(T::node);
+}
+
+impl<T: Modeled> Modeled for [T] {
+    const NODE: Node = Node::Seq(T::node);
+}
+
+impl<T: Modeled, const N: usize> Modeled for [T; N] {
+    const NODE: Node = Node::Seq(T::node);
+}
+
+// Maps keyed by strings. A map keyed by integers reads its keys too (serde
+// refuses `"1.5"` for a `u32` key); its values are checked all the same.
+impl<K, V: Modeled, S> Modeled for HashMap<K, V, S> {
+    const NODE: Node = Node::Map(V::node);
+}
+
+impl<K, V: Modeled> Modeled for BTreeMap<K, V> {
+    const NODE: Node = Node::Map(V::node);
+}

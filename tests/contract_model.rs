@@ -1,0 +1,326 @@
+//! The contract model: what serde does with a derived type, stated by the
+//! derive and checked where JSON Schema cannot say it. A Rust integer
+//! refuses a number written with a fraction or an exponent (`5.0`, `5e0`),
+//! which JSON Schema's `integer` takes: validation rejects it at the
+//! member's own pointer, inside flattened structs too.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer};
+use serde_json::json;
+use std::collections::HashMap;
+use toolargs::stream::ArgsStream;
+use toolargs::{ArgsError, ToolArgs, Violations};
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Paging {
+    count: u32,
+    offset: Option<i64>,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Search {
+    #[serde(alias = "max")]
+    limit: u32,
+    ratio: f64,
+    #[serde(flatten)]
+    paging: Paging,
+    #[serde(default)]
+    ids: Vec<u64>,
+    #[serde(default)]
+    weights: HashMap<String, u8>,
+    inner: Option<Box<Paging>>,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Counts {
+    #[serde(flatten)]
+    by_name: HashMap<String, u16>,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+#[serde(transparent)]
+struct Wrapped {
+    paging: Paging,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Lenient {
+    /// Read by a function of its own, which takes `5.0`: not the model's to
+    /// refuse.
+    #[serde(deserialize_with = "whole_number")]
+    n: u32,
+}
+
+fn whole_number<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    let n = f64::deserialize(deserializer)?;
+    Ok(n as u32)
+}
+
+fn invalid(error: ArgsError) -> Violations {
+    match error {
+        ArgsError::Invalid(violations) => violations,
+        other => panic!("expected Invalid, got {other:?}"),
+    }
+}
+
+fn pointers<T: ToolArgs + std::fmt::Debug>(text: &str) -> Vec<String> {
+    let violations = invalid(T::from_model(text).unwrap_err());
+    for violation in &violations.0 {
+        assert_eq!(
+            violation.expected,
+            "an integer written without a fraction or an exponent"
+        );
+        // serde refuses the same value: the violation is the type's rule.
+        assert!(serde_json::from_str::<T>(text).is_err());
+    }
+    violations.0.into_iter().map(|v| v.pointer).collect()
+}
+
+const CLEAN: &str = r#"{"limit": 5, "ratio": 0.5, "count": 1}"#;
+
+#[test]
+fn integers_written_plainly_pass_and_floats_take_fractions() {
+    let parsed = Search::from_model(CLEAN).unwrap();
+    assert_eq!(parsed.value.limit, 5);
+    let parsed = Search::from_model(
+        r#"{"max": 5, "ratio": 5.0, "count": 1, "offset": -3, "ids": [1, 2], "weights": {"a": 1}}"#,
+    )
+    .unwrap();
+    assert_eq!(parsed.value.ratio, 5.0);
+    assert_eq!(parsed.value.paging.offset, Some(-3));
+}
+
+#[test]
+fn a_fraction_or_an_exponent_for_an_integer_is_refused_at_its_pointer() {
+    assert_eq!(
+        pointers::<Search>(r#"{"limit": 5000.0, "ratio": 1, "count": 1}"#),
+        ["/limit"]
+    );
+    assert_eq!(
+        pointers::<Search>(r#"{"limit": 5e0, "ratio": 1, "count": 1}"#),
+        ["/limit"]
+    );
+    assert_eq!(
+        pointers::<Search>(r#"{"max": 5E2, "ratio": 1, "count": 1}"#),
+        ["/max"]
+    );
+    assert_eq!(
+        pointers::<Search>(r#"{"limit": 1, "ratio": 1, "count": 1, "offset": -3.0}"#),
+        ["/offset"]
+    );
+}
+
+#[test]
+fn inside_a_flattened_struct_the_pointer_is_the_members() {
+    // serde's own error has the root pointer here: its flatten buffer hides
+    // the member.
+    assert_eq!(
+        pointers::<Search>(r#"{"limit": 1, "ratio": 1, "count": 1.0}"#),
+        ["/count"]
+    );
+    assert_eq!(pointers::<Counts>(r#"{"a": 1, "b": 2.5e1}"#), ["/b"]);
+}
+
+#[test]
+fn inside_sequences_maps_options_and_boxes() {
+    assert_eq!(
+        pointers::<Search>(
+            r#"{"limit": 1, "ratio": 1, "count": 1, "ids": [1, 2.0], "weights": {"w": 3.0},
+                "inner": {"count": 4.0}}"#
+        ),
+        ["/ids/1", "/weights/w", "/inner/count"]
+    );
+    assert_eq!(pointers::<Wrapped>(r#"{"count": 1.0}"#), ["/count"]);
+}
+
+#[test]
+fn every_violation_is_reported_at_once_beside_the_schemas() {
+    let violations =
+        invalid(Search::from_model(r#"{"limit": 1.0, "ratio": "x", "count": 2.0}"#).unwrap_err());
+    let mut pointers: Vec<&str> = violations.0.iter().map(|v| v.pointer.as_str()).collect();
+    pointers.sort_unstable();
+    assert_eq!(pointers, ["/count", "/limit", "/ratio"]);
+}
+
+#[test]
+fn a_field_read_its_own_way_is_not_the_models_to_refuse() {
+    assert_eq!(Lenient::from_model(r#"{"n": 5.0}"#).unwrap().value.n, 5);
+}
+
+#[test]
+fn the_validator_and_the_stream_apply_it_alike() {
+    let value = json!({"limit": 1, "ratio": 1, "count": 1.0});
+    let violations = Search::validator().validate(&value).unwrap_err();
+    assert_eq!(violations.0[0].pointer, "/count");
+
+    let mut stream = ArgsStream::<Search>::new();
+    stream.push(r#"{"limit": 1, "ratio": 1, "count": 1.0}"#);
+    assert_eq!(invalid(stream.finish().unwrap_err()).0[0].pointer, "/count");
+}
+
+#[derive(Deserialize, JsonSchema, Debug, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Kind {
+    Refund,
+    Exchange,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Request {
+    kind: Kind,
+    note: String,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Ticket {
+    request: Option<Request>,
+    fallback: Option<Kind>,
+}
+
+#[test]
+fn a_violation_inside_an_option_is_reported_inside_it() {
+    let violations =
+        invalid(Ticket::from_model(r#"{"request": {"kind": "return", "note": "x"}}"#).unwrap_err());
+    assert_eq!(violations.0.len(), 1, "{violations:?}");
+    assert_eq!(violations.0[0].pointer, "/request/kind");
+    assert!(
+        violations.0[0].expected.contains("refund"),
+        "{violations:?}"
+    );
+
+    let violations = invalid(Ticket::from_model(r#"{"request": {"kind": "refund"}}"#).unwrap_err());
+    assert_eq!(violations.0[0].pointer, "/request/note");
+
+    // A value of another type is still "this or null", at the member.
+    let violations = invalid(Ticket::from_model(r#"{"request": 5}"#).unwrap_err());
+    assert_eq!(violations.0[0].pointer, "/request");
+    assert!(violations.0[0].expected.contains("null"), "{violations:?}");
+    // So is a scalar the branch refuses as a whole.
+    let violations = invalid(Ticket::from_model(r#"{"fallback": "return"}"#).unwrap_err());
+    assert_eq!(violations.0[0].pointer, "/fallback");
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug)]
+#[allow(dead_code)]
+struct Extras {
+    q: String,
+    #[serde(flatten)]
+    rest: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug)]
+#[allow(dead_code)]
+struct Nested {
+    inner: Option<Extras>,
+}
+
+#[test]
+fn strict_mode_refuses_a_derived_type_that_flattens_free_form_members() {
+    use toolargs::export::{Dialect, StrictError, StrictSchema};
+    use toolargs::toolbox::{RegisterError, Toolbox};
+    for error in [
+        StrictSchema::of::<Extras>().unwrap_err(),
+        StrictSchema::of::<Nested>().unwrap_err(),
+    ] {
+        assert_eq!(
+            error,
+            StrictError::FlattenedFreeForm {
+                type_name: "Extras".to_owned(),
+                field: "rest".to_owned(),
+            }
+        );
+    }
+    let mut toolbox: Toolbox = Toolbox::with_dialect(Dialect::OpenAiStrict);
+    let Err(refused) = toolbox.tool_sync("note", "Notes.", |_: Extras| Ok::<_, String>(())) else {
+        panic!("refused at registration")
+    };
+    assert!(matches!(
+        refused,
+        RegisterError::Strict {
+            source: StrictError::FlattenedFreeForm { .. },
+            ..
+        }
+    ));
+    // A type without one is made strict as before.
+    StrictSchema::of::<Search>().unwrap();
+    // The canonical dialect keeps the members.
+    let parsed = Extras::from_model(r#"{"q": "x", "color": "red"}"#).unwrap();
+    assert_eq!(parsed.value.rest["color"], "red");
+}
+
+#[test]
+fn a_repeated_field_is_refused_at_its_pointer_as_serde_refuses_it() {
+    let text = r#"{"limit": 1, "ratio": 1, "count": 1, "limit": 2}"#;
+    assert!(
+        serde_json::from_str::<Search>(text)
+            .unwrap_err()
+            .to_string()
+            .contains("duplicate field")
+    );
+    let violations = invalid(Search::from_model(text).unwrap_err());
+    assert_eq!(violations.0.len(), 1, "{violations:?}");
+    assert_eq!(violations.0[0].pointer, "/limit");
+    assert_eq!(violations.0[0].keyword, "repeatedKey");
+    // Under an alias, in a flattened struct, in a nested struct.
+    for (text, pointer) in [
+        (
+            r#"{"limit": 1, "max": 2, "ratio": 1, "count": 1}"#,
+            Some("/max"),
+        ),
+        (
+            r#"{"max": 1, "max": 2, "ratio": 1, "count": 1}"#,
+            Some("/max"),
+        ),
+        (
+            r#"{"limit": 1, "ratio": 1, "count": 1, "count": 2}"#,
+            Some("/count"),
+        ),
+        (
+            r#"{"limit": 1, "ratio": 1, "count": 1, "inner": {"count": 1, "count": 1}}"#,
+            Some("/inner/count"),
+        ),
+    ] {
+        let found = Search::from_model(text)
+            .err()
+            .map(|e| invalid(e).0[0].pointer.clone());
+        assert_eq!(found.as_deref(), pointer, "{text}");
+    }
+}
+
+#[test]
+fn a_repeated_key_in_a_map_keeps_the_last_as_serde_does() {
+    let text = r#"{"limit": 1, "ratio": 1, "count": 1, "weights": {"w": 1, "w": 2}}"#;
+    let ours = Search::from_model(text).unwrap().value;
+    assert_eq!(ours, serde_json::from_str::<Search>(text).unwrap());
+    assert_eq!(ours.weights["w"], 2);
+    let counts = Counts::from_model(r#"{"a": 1, "a": 2}"#).unwrap().value;
+    assert_eq!(counts.by_name["a"], 2);
+}
+
+#[test]
+fn streamed_text_and_the_toolbox_judge_repeats_alike() {
+    use toolargs::rejection::Rejection;
+    use toolargs::toolbox::Toolbox;
+    let text = r#"{"limit": 1, "ratio": 1, "count": 1, "count": 2}"#;
+    let mut stream = ArgsStream::<Search>::new();
+    for piece in text.as_bytes().chunks(7) {
+        stream.push(std::str::from_utf8(piece).unwrap());
+    }
+    assert_eq!(invalid(stream.finish().unwrap_err()).0[0].pointer, "/count");
+
+    let mut toolbox: Toolbox = Toolbox::new();
+    toolbox
+        .tool_sync("search", "Searches.", |_: Search| Ok::<_, String>(()))
+        .unwrap();
+    let mut call = toolargs::call::ToolCall::new("search", json!({}));
+    call.arguments = toolargs::call::Arguments::Text(text.into());
+    let Err(error) = toolbox.check(&(), call) else {
+        panic!("rejected")
+    };
+    match error.rejection() {
+        Some(Rejection::InvalidArguments(invalid)) => {
+            assert_eq!(invalid.violations[0].pointer, "/count");
+        }
+        other => panic!("expected invalid arguments, got {other:?}"),
+    }
+}
