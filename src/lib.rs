@@ -9,6 +9,9 @@ pub use toolargs_derive::ToolArgs;
 
 pub mod testing;
 
+/// The guide: the reference text behind the README, one page per topic.
+pub mod guide;
+
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 
