@@ -324,3 +324,77 @@ fn streamed_text_and_the_toolbox_judge_repeats_alike() {
         other => panic!("expected invalid arguments, got {other:?}"),
     }
 }
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Step {
+    Wait(u32),
+    Move { x: i32, y: i32 },
+    Pair(u8, f64),
+    Stop,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Shape {
+    Circle { radius: u32 },
+    Square(Side),
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Side {
+    side: u16,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+#[serde(tag = "t", content = "c")]
+enum Event {
+    Count(u64),
+    Note(String),
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Page<T> {
+    items: Vec<T>,
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Plan {
+    steps: Vec<Step>,
+    shape: Shape,
+    event: Option<Event>,
+    page: Page<u32>,
+}
+
+#[test]
+fn tagged_enum_variants_and_generic_arguments_have_their_integers_checked() {
+    let clean = r#"{"steps": [{"wait": 1}, {"move": {"x": -1, "y": 2}}, {"pair": [1, 0.5]}, "stop"],
+        "shape": {"kind": "square", "side": 3}, "event": {"t": "Count", "c": 7}, "page": {"items": [1]}}"#;
+    Plan::from_model(clean).unwrap();
+    for (text, pointer) in [
+        (
+            clean.replace(r#"{"wait": 1}"#, r#"{"wait": 1.0}"#),
+            "/steps/0/wait",
+        ),
+        (clean.replace(r#""y": 2"#, r#""y": 2e0"#), "/steps/1/move/y"),
+        (clean.replace("[1, 0.5]", "[1.0, 0.5]"), "/steps/2/pair/0"),
+        (
+            clean.replace(r#""side": 3"#, r#""side": 3.0"#),
+            "/shape/side",
+        ),
+        (
+            clean.replace(
+                r#""kind": "square", "side": 3"#,
+                r#""kind": "circle", "radius": 1.0"#,
+            ),
+            "/shape/radius",
+        ),
+        (clean.replace(r#""c": 7"#, r#""c": 7.0"#), "/event/c"),
+        (
+            clean.replace(r#""items": [1]"#, r#""items": [1.0]"#),
+            "/page/items/0",
+        ),
+    ] {
+        assert_eq!(pointers::<Plan>(&text), [pointer], "{text}");
+    }
+}

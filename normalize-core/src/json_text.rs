@@ -171,20 +171,24 @@ pub fn check_with_facts(
     read::<Checked>(text, facts, max_depth).map(|Checked| ())
 }
 
-/// [`from_str_inspected`], also saying whether an object of the text has a
-/// key twice (see [`crate::repeated_keys`]): for the arguments of a call,
-/// where serde's derive refuses a repeated field.
+/// [`from_str_inspected`], also saying what the parse noted for a call's
+/// arguments ([`crate::repeated_keys::Read`]): an object with a key twice,
+/// where serde's derive refuses a repeated field, and numbers written with a
+/// fraction or an exponent.
 pub(crate) fn from_str_tracked(
     text: &str,
     max_depth: usize,
-) -> Result<(Value, TextFacts, bool), JsonTextError> {
+) -> Result<(Value, TextFacts, crate::repeated_keys::Read), JsonTextError> {
     let facts = inspect(text);
     let repeated = std::cell::Cell::new(false);
+    let fractions = std::cell::Cell::new(false);
     let seed = crate::repeated_keys::Tracked {
         repeated: &repeated,
+        fractions: &fractions,
     };
     let value = read_seed(text, facts, max_depth, seed)?;
-    Ok((value, facts, repeated.get()))
+    let read = crate::repeated_keys::Read::of(text, facts.nesting, repeated.get(), fractions.get());
+    Ok((value, facts, read))
 }
 
 /// Parses `text` into `T` within `max_depth` levels, at any depth on any

@@ -10,11 +10,48 @@ use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
 use std::fmt;
 
+/// What reading a call's text said of it, beyond its value.
+#[derive(Debug, Default)]
+pub(crate) struct Read {
+    /// The pointers of the members whose key an earlier member of the same
+    /// object has ([`pointers`]).
+    pub(crate) repeated: Vec<String>,
+    /// No number of the text has a fraction or an exponent (`false` when
+    /// not known).
+    pub(crate) plain_numbers: bool,
+}
+
+impl Read {
+    /// Nothing known: a value that arrived parsed.
+    pub(crate) const UNKNOWN: Read = Read {
+        repeated: Vec::new(),
+        plain_numbers: false,
+    };
+
+    /// What the parse of `text` noted: `repeated`, whether an object had a
+    /// key twice (then found again; `nesting` bounds how deep the text
+    /// nests), and `fractions`, whether a number had a fraction or an
+    /// exponent.
+    pub(crate) fn of(text: &str, nesting: usize, repeated: bool, fractions: bool) -> Read {
+        Read {
+            repeated: if repeated {
+                pointers(text, nesting)
+            } else {
+                Vec::new()
+            },
+            plain_numbers: !fractions,
+        }
+    }
+}
+
 /// A `Value` read the way serde_json reads one, noting in `repeated`
-/// whether any object had a key twice.
+/// whether any object had a key twice, and in `fractions` whether a number
+/// was read as a float (written with a fraction or an exponent, or past
+/// 64 bits).
 #[derive(Clone, Copy)]
 pub(crate) struct Tracked<'a> {
     pub(crate) repeated: &'a Cell<bool>,
+    pub(crate) fractions: &'a Cell<bool>,
 }
 
 impl<'de> DeserializeSeed<'de> for Tracked<'_> {
@@ -41,6 +78,7 @@ impl<'de> Visitor<'de> for Tracked<'_> {
         Ok(Value::from(value))
     }
     fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        self.fractions.set(true);
         Ok(serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number))
     }
     fn visit_str<E>(self, value: &str) -> Result<Value, E> {
@@ -79,15 +117,15 @@ impl<'de> Visitor<'de> for Tracked<'_> {
 
 /// The JSON pointer of every member of `text` whose key an earlier member
 /// of the same object has, in the order of the text. `text` is JSON that
-/// parsed within `max_depth` levels.
-pub(crate) fn pointers(text: &str, max_depth: usize) -> Vec<String> {
+/// parsed, nesting at most `nesting` levels.
+pub(crate) fn pointers(text: &str, nesting: usize) -> Vec<String> {
     let finder = Finder {
         path: &RefCell::new(Vec::new()),
         found: &RefCell::new(Vec::new()),
     };
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
-    let read = if crate::json_text::nesting(text).min(max_depth) <= crate::deep::UNGUARDED {
+    let read = if nesting <= crate::deep::UNGUARDED {
         finder.deserialize(&mut de)
     } else {
         finder.deserialize(serde_stacker::Deserializer::new(&mut de))
@@ -175,9 +213,11 @@ mod tests {
 
     fn tracked(text: &str) -> (Value, bool) {
         let repeated = Cell::new(false);
+        let fractions = Cell::new(false);
         let mut de = serde_json::Deserializer::from_str(text);
         let value = Tracked {
             repeated: &repeated,
+            fractions: &fractions,
         }
         .deserialize(&mut de)
         .unwrap();

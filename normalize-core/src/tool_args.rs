@@ -8,6 +8,7 @@ use crate::contract::ContractError;
 use crate::json_text::{self, JsonTextError};
 use crate::normalizer::{NormalizeError, Options, Repairer};
 use crate::path::Path;
+use crate::repeated_keys::Read;
 use crate::report::Report;
 use crate::validate::{Validator, Violations};
 use serde::Serialize;
@@ -130,12 +131,12 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
     ) -> Result<Parsed<Self>, ArgsError> {
         match raw.into() {
             RawArgs::Text(text) => {
-                let (value, may_need_repair, repeated) = text_value(text, options)?;
-                check_parsed(value, may_need_repair, options, Some(text), &repeated)
+                let (value, may_need_repair, read) = text_value(text, options)?;
+                check_parsed(value, may_need_repair, options, Some(text), read)
             }
             // A parsed value kept one member of each repeated key: nothing
             // says there were two.
-            RawArgs::Value(value) => check_parsed(value, true, options, None, &[]),
+            RawArgs::Value(value) => check_parsed(value, true, options, None, Read::UNKNOWN),
         }
     }
 
@@ -259,15 +260,18 @@ fn serialize_display<S: serde::Serializer>(
 }
 
 /// The arguments' value from their text, whether normalizing it could
-/// change anything, and the pointers of the members whose key an earlier
-/// member of the same object has ([`crate::repeated_keys`]).
-fn text_value(text: &str, options: &Options) -> Result<(Value, bool, Vec<String>), ArgsError> {
+/// change anything, and what the parse noted ([`Read`]).
+fn text_value(text: &str, options: &Options) -> Result<(Value, bool, Read), ArgsError> {
     options.check_size(text.len()).map_err(ArgsError::Limit)?;
     if crate::call::is_json_whitespace(text) {
         // No arguments, as in every call format (`crate::call`).
-        return Ok((Value::Object(serde_json::Map::new()), false, Vec::new()));
+        return Ok((
+            Value::Object(serde_json::Map::new()),
+            false,
+            Read::default(),
+        ));
     }
-    let (value, facts, repeated) =
+    let (value, facts, read) =
         json_text::from_str_tracked(text, options.max_depth).map_err(|error| match error {
             JsonTextError::TooDeep { limit, .. } => ArgsError::Limit(NormalizeError::TooDeep {
                 pointer: String::new(),
@@ -279,12 +283,7 @@ fn text_value(text: &str, options: &Options) -> Result<(Value, bool, Vec<String>
                 message: crate::json_text::syntax_message(&error),
             }),
         })?;
-    let repeated = if repeated {
-        crate::repeated_keys::pointers(text, options.max_depth)
-    } else {
-        Vec::new()
-    };
-    Ok((value, facts.may_need_repair, repeated))
+    Ok((value, facts.may_need_repair, read))
 }
 
 /// What [`ToolArgs::from_model_with`] does once the arguments are parsed:
@@ -296,7 +295,7 @@ pub(crate) fn check_parsed<T: ToolArgs>(
     may_need_repair: bool,
     options: &Options,
     text: Option<&str>,
-    repeated: &[String],
+    mut read: Read,
 ) -> Result<Parsed<T>, ArgsError> {
     // A contract that does not compile checks nothing: said before any
     // work on the value.
@@ -308,8 +307,10 @@ pub(crate) fn check_parsed<T: ToolArgs>(
     } else {
         Report::default()
     };
+    // A repair can bring new numbers (an array decoded from a string).
+    read.plain_numbers &= report.is_clean();
     validator
-        .validate_call(&value, repeated)
+        .validate_call(&value, &read)
         .map_err(ArgsError::Invalid)?;
     let value = match text {
         // Read from the owned value, `T` takes its strings instead of

@@ -26,6 +26,10 @@ pub struct Input<'a> {
     pub body: Body<'a>,
     /// Every field of every variant (to annotate the schema).
     pub fields: Vec<Field<'a>>,
+    /// An enum's variants, in declaration order (empty for a struct).
+    pub variants: Vec<VariantIr>,
+    /// How an enum's variants are told apart.
+    pub tagging: Tagging,
     /// The variants serde also reads under other names (tagged enums).
     pub variant_aliases: Vec<VariantAliases>,
     /// The newtype variants of an internally tagged enum: serde reads the
@@ -73,6 +77,41 @@ pub struct VariantAliases {
     pub takes: Vec<String>,
 }
 
+/// How an enum's variants are told apart on the wire (serde's `TagType`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tagging {
+    /// `{"Variant": content}`, or `"Variant"` for a unit variant.
+    External,
+    /// The tag beside the variant's own members.
+    Internal { tag: String },
+    /// The tag and the content as two members.
+    Adjacent { tag: String, content: String },
+    /// No tag: serde tries each variant in turn.
+    Untagged,
+}
+
+/// One variant of an enum, as serde reads it.
+pub struct VariantIr {
+    /// Its wire name.
+    pub name: String,
+    /// serde's other names for it.
+    pub aliases: Vec<String>,
+    /// `#[serde(skip_deserializing)]`, or read by a function of its own
+    /// (`deserialize_with`), or untagged on its own.
+    pub skipped: bool,
+    /// Unit, newtype, tuple or struct.
+    pub style: VariantStyle,
+}
+
+/// The shape of a variant's content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariantStyle {
+    Unit,
+    Newtype,
+    Tuple,
+    Struct,
+}
+
 /// How the generated normalizer works.
 pub enum Body<'a> {
     /// A struct with named fields and a plain object schema: one match arm
@@ -114,6 +153,8 @@ pub struct Field<'a> {
     pub verbatim: Option<proc_macro2::Span>,
     /// Where the field is in its type's schema.
     pub place: Place,
+    /// The index of its variant in [`Input::variants`] (an enum's field).
+    pub variant: Option<usize>,
 }
 
 /// Where a field is in its type's schema (the runtime's `Place`).
@@ -181,7 +222,7 @@ impl<'a> Input<'a> {
             ast::Data::Enum(variants) => {
                 let mut index = 0;
                 let mut fields = Vec::new();
-                for variant in variants {
+                for (v, variant) in variants.iter().enumerate() {
                     let place = variant_place(container.attrs.tag(), variant, index);
                     let skipped = variant.attrs.skip_deserializing();
                     if !skipped {
@@ -191,6 +232,7 @@ impl<'a> Input<'a> {
                     fields.extend(variant.fields.iter().map(|f| {
                         let mut field = Field::from_serde(f, place.clone(), errors);
                         field.skipped |= skipped;
+                        field.variant = Some(v);
                         field
                     }));
                 }
@@ -264,8 +306,47 @@ impl<'a> Input<'a> {
             }
             ast::Data::Struct(_, _) => Body::Plan,
         };
+        let tagging = match container.attrs.tag() {
+            serde_attr::TagType::External => Tagging::External,
+            serde_attr::TagType::Internal { tag } => Tagging::Internal { tag: tag.clone() },
+            serde_attr::TagType::Adjacent { tag, content } => Tagging::Adjacent {
+                tag: tag.clone(),
+                content: content.clone(),
+            },
+            serde_attr::TagType::None => Tagging::Untagged,
+        };
+        let variants = match &container.data {
+            ast::Data::Enum(variants) => variants
+                .iter()
+                .map(|variant| {
+                    let name = variant.attrs.name().deserialize_name().value.clone();
+                    VariantIr {
+                        aliases: variant
+                            .attrs
+                            .aliases()
+                            .iter()
+                            .map(|a| a.value.clone())
+                            .filter(|a| *a != name)
+                            .collect(),
+                        name,
+                        skipped: variant.attrs.skip_deserializing()
+                            || variant.attrs.deserialize_with().is_some()
+                            || variant.attrs.untagged(),
+                        style: match variant.style {
+                            ast::Style::Unit => VariantStyle::Unit,
+                            ast::Style::Newtype => VariantStyle::Newtype,
+                            ast::Style::Tuple => VariantStyle::Tuple,
+                            ast::Style::Struct => VariantStyle::Struct,
+                        },
+                    }
+                })
+                .collect(),
+            ast::Data::Struct(_, _) => Vec::new(),
+        };
         Some(Input {
             original: input,
+            variants,
+            tagging,
             attrs,
             deny_unknown_fields: container.attrs.deny_unknown_fields(),
             transparent: container.attrs.transparent(),
@@ -438,6 +519,7 @@ impl<'a> Field<'a> {
             flatten: field.attrs.flatten(),
             verbatim,
             place,
+            variant: None,
         }
     }
 }

@@ -92,6 +92,13 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
     let annotate = generator.annotate(ir);
     let keeps_every = keeps_every_member(ir, krate);
     let modeled = crate::model::impl_modeled(ir, krate, &generics);
+    // A generic type's model needs its parameters' (`T: Modeled`), which
+    // the impl cannot ask for: its own root is then unknown.
+    let node_of_self = if is_generic {
+        quote!(&#krate::Node::Unknown)
+    } else {
+        quote!(<Self as #krate::Modeled>::node())
+    };
     let trait_path = quote_spanned!(ident.span()=> #krate::ToolArgs);
     let usize_ty = quote!(::core::primitive::usize);
 
@@ -110,7 +117,7 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics #trait_path for #ident #ty_generics #where_clause {
                 fn __node() -> &'static #krate::Node {
-                    <Self as #krate::Modeled>::node()
+                    #node_of_self
                 }
 
                 fn __contract() -> #krate::Result<

@@ -131,7 +131,7 @@ impl Arguments {
     pub(crate) fn into_value_inspected(
         self,
         max_depth: usize,
-    ) -> Result<(Value, bool, Vec<String>), SyntaxError> {
+    ) -> Result<(Value, bool, crate::repeated_keys::Read), SyntaxError> {
         match self {
             // Held to the limit text is held to, with the same rejection:
             // how the format sent the arguments does not change the answer.
@@ -140,20 +140,13 @@ impl Arguments {
                     crate::deep::drop_value(value);
                     Err(too_deep_arguments(found, max_depth))
                 }
-                _ => Ok((value, true, Vec::new())),
+                _ => Ok((value, true, crate::repeated_keys::Read::UNKNOWN)),
             },
             Arguments::Text(text) if is_json_whitespace(&text) => {
-                Ok((Value::Object(Default::default()), false, Vec::new()))
+                Ok((Value::Object(Default::default()), false, Default::default()))
             }
             Arguments::Text(text) => match json_text::from_str_tracked(&text, max_depth) {
-                Ok((value, facts, repeated)) => {
-                    let repeated = if repeated {
-                        crate::repeated_keys::pointers(&text, max_depth)
-                    } else {
-                        Vec::new()
-                    };
-                    Ok((value, facts.may_need_repair, repeated))
-                }
+                Ok((value, facts, read)) => Ok((value, facts.may_need_repair, read)),
                 Err(JsonTextError::Syntax(e)) => {
                     Err(SyntaxError::json(SyntaxKind::Arguments, None, &e, &text))
                 }

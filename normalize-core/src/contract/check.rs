@@ -4,115 +4,429 @@
 //! refuses. Each is reported at the member's own pointer, inside a
 //! flattened struct too, where serde's error would have none.
 
-use super::model::{Node, StructModel};
+use super::model::{EnumModel, Node, StructModel, Tagging, VariantContent, VariantModel};
 use crate::path::Path;
-use crate::validate::Violation;
+use crate::validate::violation::Violation;
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 
-/// Pushes a violation for every place of `value` that breaks `node`.
-pub(crate) fn check(node: &Node, value: &Value, out: &mut Vec<Violation>) {
-    at(node, value, &Path::ROOT, 0, out);
+/// The places of a type's model where a rule applies, found once per type:
+/// the walk of a call's value goes only where one of them can be reached,
+/// so a type whose members are strings (or a subtree of them, a list of
+/// documents) costs nothing to check.
+#[derive(Debug)]
+pub(crate) struct Checks {
+    root: &'static Node,
+    /// The nodes (by address, through transparent wrappers) from which a
+    /// rule can be reached: a Rust integer, a struct with aliases. Sorted:
+    /// a few entries, searched on every container a call holds.
+    relevant: Vec<usize>,
+    /// For each relevant struct without flattened fields (by address,
+    /// sorted), the fields to look at: those a rule can reach, or with
+    /// aliases. Such a struct's members are looked up by name, not walked.
+    direct: Vec<(usize, Vec<usize>)>,
+    /// Whether a struct with aliases is reachable (the rule of two names
+    /// applies whatever the numbers).
+    aliases: bool,
 }
 
-fn at(node: &Node, value: &Value, path: &Path<'_>, depth: usize, out: &mut Vec<Violation>) {
-    match (node.resolve(), value) {
-        (Node::Integer, Value::Number(number)) if !number.is_u64() && !number.is_i64() => {
-            out.push(fraction(path, value));
+fn address(node: &Node) -> usize {
+    std::ptr::from_ref(node.resolve()) as usize
+}
+
+/// The nodes a value of `node` holds directly.
+fn children(node: &Node) -> Vec<&'static Node> {
+    match node.resolve() {
+        Node::Option(inner) | Node::Seq(inner) | Node::Map(inner) => vec![inner().resolve()],
+        Node::Struct(model) => struct_children(model),
+        Node::Enum(model) => model
+            .variants
+            .iter()
+            .filter(|v| !v.skipped)
+            .flat_map(|variant| match &variant.content {
+                VariantContent::Unit => Vec::new(),
+                VariantContent::Newtype(inner) => vec![inner().resolve()],
+                VariantContent::Tuple(items) => items.iter().map(|f| f().resolve()).collect(),
+                VariantContent::Struct(model) => struct_children(model),
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn struct_children(model: &StructModel) -> Vec<&'static Node> {
+    model
+        .fields
+        .iter()
+        .filter(|f| !f.skipped)
+        .map(|f| (f.node)().resolve())
+        .collect()
+}
+
+impl Checks {
+    /// The checks of a type whose model is `root`; `None` when no rule can
+    /// apply anywhere in it.
+    pub(crate) fn of(root: &'static Node) -> Option<Checks> {
+        // Every node reachable from the root, with its children.
+        let mut nodes: Vec<(&'static Node, Vec<&'static Node>)> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![root.resolve()];
+        while let Some(node) = stack.pop() {
+            if seen.insert(address(node)) {
+                let next = children(node);
+                stack.extend(next.iter().copied());
+                nodes.push((node, next));
+            }
         }
-        (Node::WideInteger, Value::Number(number)) if !number.is_u64() && !number.is_i64() => {
-            let past_64_bits = number.as_f64().is_some_and(|f| f.fract() == 0.0);
-            if !past_64_bits {
+        let aliases = nodes.iter().any(|(node, _)| {
+            matches!(node, Node::Struct(model) if model.fields.iter().any(|f| !f.aliases.is_empty()))
+        });
+        let mut relevant: HashSet<usize> = nodes
+            .iter()
+            .filter(|(node, _)| match node {
+                Node::Integer | Node::WideInteger => true,
+                Node::Struct(model) => model.fields.iter().any(|f| !f.aliases.is_empty()),
+                _ => false,
+            })
+            .map(|(node, _)| address(node))
+            .collect();
+        // A node is relevant when a child is: to a fixed point (a
+        // recursive type's cycle included).
+        loop {
+            let before = relevant.len();
+            for (node, next) in &nodes {
+                if next.iter().any(|child| relevant.contains(&address(child))) {
+                    relevant.insert(address(node));
+                }
+            }
+            if relevant.len() == before {
+                break;
+            }
+        }
+        let mut direct: Vec<(usize, Vec<usize>)> = nodes
+            .iter()
+            .filter_map(|(node, _)| match node {
+                Node::Struct(model)
+                    if relevant.contains(&address(node))
+                        && !model.fields.iter().any(|f| f.flatten && !f.skipped) =>
+                {
+                    let fields = (0..model.fields.len())
+                        .filter(|&j| {
+                            let field = &model.fields[j];
+                            !field.skipped
+                                && (!field.aliases.is_empty()
+                                    || relevant.contains(&address((field.node)())))
+                        })
+                        .collect();
+                    Some((address(node), fields))
+                }
+                _ => None,
+            })
+            .collect();
+        direct.sort_unstable_by_key(|(at, _)| *at);
+        let mut relevant: Vec<usize> = relevant.into_iter().collect();
+        relevant.sort_unstable();
+        relevant
+            .binary_search(&address(root))
+            .is_ok()
+            .then_some(Checks {
+                root,
+                relevant,
+                direct,
+                aliases,
+            })
+    }
+
+    /// Whether a struct with aliases is reachable.
+    pub(crate) fn has_aliases(&self) -> bool {
+        self.aliases
+    }
+
+    /// The fields to look at in a struct without flattened fields.
+    fn direct(&self, node: &Node) -> Option<&[usize]> {
+        let at = address(node);
+        self.direct
+            .binary_search_by_key(&at, |(node, _)| *node)
+            .ok()
+            .map(|i| self.direct[i].1.as_slice())
+    }
+
+    /// The members of a struct without flattened fields, looked up by the
+    /// names of the fields that matter.
+    fn lookup(
+        &self,
+        model: &StructModel,
+        fields: &[usize],
+        members: &Map<String, Value>,
+        path: &Path<'_>,
+        depth: usize,
+        out: &mut Vec<Violation>,
+    ) {
+        for &j in fields {
+            let field = &model.fields[j];
+            let mut sent = std::iter::once(field.wire)
+                .chain(field.aliases.iter().copied())
+                .filter_map(|name| members.get_key_value(name));
+            let Some(first) = sent.next() else {
+                continue;
+            };
+            if let Some(second) = sent.next() {
+                // Two names of one field: reported at the later in the text.
+                let mut names = members.keys().filter(|k| field.reads(k));
+                let (a, b) = (names.next(), names.next());
+                if let (Some(a), Some(b)) = (a, b) {
+                    out.push(two_names(path, a, b));
+                }
+                self.at(
+                    (field.node)(),
+                    second.1,
+                    &path.key(second.0),
+                    depth + 1,
+                    out,
+                );
+            }
+            self.at((field.node)(), first.1, &path.key(first.0), depth + 1, out);
+        }
+    }
+
+    fn relevant(&self, node: &Node) -> bool {
+        self.relevant.binary_search(&address(node)).is_ok()
+    }
+
+    /// Pushes a violation for every place of `value` that breaks the model.
+    pub(crate) fn check(&self, value: &Value, out: &mut Vec<Violation>) {
+        self.at(self.root, value, &Path::ROOT, 0, out);
+    }
+
+    fn at(
+        &self,
+        node: &Node,
+        value: &Value,
+        path: &Path<'_>,
+        depth: usize,
+        out: &mut Vec<Violation>,
+    ) {
+        let node = node.resolve();
+        match (node, value) {
+            (Node::Integer, Value::Number(number)) if !number.is_u64() && !number.is_i64() => {
                 out.push(fraction(path, value));
             }
+            (Node::WideInteger, Value::Number(number)) if !number.is_u64() && !number.is_i64() => {
+                let past_64_bits = number.as_f64().is_some_and(|f| f.fract() == 0.0);
+                if !past_64_bits {
+                    out.push(fraction(path, value));
+                }
+            }
+            (
+                Node::Option(_) | Node::Seq(_) | Node::Map(_) | Node::Struct(_) | Node::Enum(_),
+                _,
+            ) if !self.relevant(node) => {}
+            (Node::Enum(model), value) => crate::deep::guard(depth, || {
+                self.variant(model, value, path, depth, out);
+            }),
+            (Node::Option(inner), value) if !value.is_null() => {
+                self.at(inner(), value, path, depth, out);
+            }
+            (Node::Seq(item), Value::Array(items)) => crate::deep::guard(depth, || {
+                for (i, element) in items.iter().enumerate() {
+                    self.at(item(), element, &path.index(i), depth + 1, out);
+                }
+            }),
+            (Node::Map(entry), Value::Object(members)) => crate::deep::guard(depth, || {
+                for (key, member) in members {
+                    self.at(entry(), member, &path.key(key), depth + 1, out);
+                }
+            }),
+            (Node::Struct(model), Value::Object(members)) => crate::deep::guard(depth, || {
+                if let Some(fields) = self.direct(node) {
+                    self.lookup(model, fields, members, path, depth, out);
+                } else {
+                    let mut taken = Marks::new(members.len());
+                    self.fields(model, members, &mut taken, path, depth, out);
+                }
+            }),
+            _ => {}
         }
-        (Node::Option(inner), value) if !value.is_null() => at(inner(), value, path, depth, out),
-        (Node::Seq(item), Value::Array(items)) => crate::deep::guard(depth, || {
-            for (i, element) in items.iter().enumerate() {
-                at(item(), element, &path.index(i), depth + 1, out);
-            }
-        }),
-        (Node::Map(entry), Value::Object(members)) => crate::deep::guard(depth, || {
-            for (key, member) in members {
-                at(entry(), member, &path.key(key), depth + 1, out);
-            }
-        }),
-        (Node::Struct(model), Value::Object(members)) => crate::deep::guard(depth, || {
-            let mut taken = vec![false; members.len()];
-            fields(model, members, &mut taken, path, depth, out);
-        }),
-        _ => {}
     }
-}
 
-/// The members of `members` that `model`'s fields read, as serde hands
-/// them out: the struct's own fields first, then each flattened field in
-/// declaration order, a flattened struct taking the members its fields
-/// read (`taken`), a flattened map every member no one took before it.
-fn fields(
-    model: &StructModel,
-    members: &Map<String, Value>,
-    taken: &mut [bool],
-    path: &Path<'_>,
-    depth: usize,
-    out: &mut Vec<Violation>,
-) {
-    // The key that gave each field its value: serde refuses a second name
-    // of the same field (`duplicate field`).
-    let mut given: Vec<Option<&str>> = vec![None; model.fields.len()];
-    for (i, (key, member)) in members.iter().enumerate() {
-        if taken[i] {
-            continue;
-        }
-        if let Some(j) = model.fields.iter().position(|field| field.reads(key)) {
-            taken[i] = true;
-            match given[j] {
-                Some(first) => out.push(two_names(path, first, key)),
-                None => given[j] = Some(key),
-            }
-            at(
-                (model.fields[j].node)(),
-                member,
-                &path.key(key),
-                depth + 1,
-                out,
-            );
-        }
-    }
-    // Once a flattened field of unknown shape (an enum, a type without a
-    // model) had its pick, which members are left is not known.
-    let mut known = true;
-    for field in model.fields.iter().filter(|f| f.flatten && !f.skipped) {
-        match (field.node)().resolve() {
-            Node::Struct(inner) => fields(inner, members, taken, path, depth, out),
-            Node::Map(entry) if known => {
-                for (i, (key, member)) in members.iter().enumerate() {
-                    if !taken[i] {
-                        at(entry(), member, &path.key(key), depth + 1, out);
+    /// The content of a tagged enum's value, checked as the variant its tag
+    /// names (a tag no variant has is the schema's to refuse).
+    fn variant(
+        &self,
+        model: &EnumModel,
+        value: &Value,
+        path: &Path<'_>,
+        depth: usize,
+        out: &mut Vec<Violation>,
+    ) {
+        let named = |name: &str| model.variants.iter().find(|v| v.named(name));
+        let Value::Object(members) = value else {
+            return;
+        };
+        match model.tagging {
+            Tagging::External => {
+                if let (1, Some((name, content))) = (members.len(), members.iter().next()) {
+                    if let Some(variant) = named(name) {
+                        self.content(variant, content, &path.key(name), depth + 1, out);
                     }
                 }
             }
-            // A flattened `Option` is read whole or not at all (the schema
-            // says so, `crate::validate::whole`): its members are its own,
-            // checked there, and no later map's.
-            Node::Option(inner) => match inner().resolve() {
-                Node::Struct(inner) => take(inner, members, taken),
+            Tagging::Internal { tag } => {
+                let variant = members.get(tag).and_then(Value::as_str).and_then(named);
+                match variant.map(|v| &v.content) {
+                    Some(VariantContent::Struct(fields)) => {
+                        let mut taken = Marks::new(members.len());
+                        self.fields(fields, members, &mut taken, path, depth, out);
+                    }
+                    // The members beside the tag are the inner value's.
+                    Some(VariantContent::Newtype(inner)) => {
+                        self.at(inner(), value, path, depth, out)
+                    }
+                    _ => {}
+                }
+            }
+            Tagging::Adjacent { tag, content } => {
+                let variant = members.get(tag).and_then(Value::as_str).and_then(named);
+                if let (Some(variant), Some(value)) = (variant, members.get(content)) {
+                    self.content(variant, value, &path.key(content), depth + 1, out);
+                }
+            }
+        }
+    }
+
+    /// A variant's content, at `path`.
+    fn content(
+        &self,
+        variant: &VariantModel,
+        value: &Value,
+        path: &Path<'_>,
+        depth: usize,
+        out: &mut Vec<Violation>,
+    ) {
+        match (&variant.content, value) {
+            (VariantContent::Newtype(inner), value) => self.at(inner(), value, path, depth, out),
+            (VariantContent::Tuple(items), Value::Array(values)) => {
+                for (i, (item, value)) in items.iter().zip(values).enumerate() {
+                    self.at(item(), value, &path.index(i), depth + 1, out);
+                }
+            }
+            (VariantContent::Struct(fields), Value::Object(members)) => {
+                let mut taken = Marks::new(members.len());
+                self.fields(fields, members, &mut taken, path, depth, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// The members of `members` that `model`'s fields read, as serde hands
+    /// them out: the struct's own fields first, then each flattened field
+    /// in declaration order, a flattened struct taking the members its
+    /// fields read (`taken`), a flattened map every member no one took
+    /// before it.
+    fn fields(
+        &self,
+        model: &StructModel,
+        members: &Map<String, Value>,
+        taken: &mut Marks,
+        path: &Path<'_>,
+        depth: usize,
+        out: &mut Vec<Violation>,
+    ) {
+        // The fields given a value so far: serde refuses a second name of
+        // the same field (`duplicate field`).
+        let mut given = Marks::new(model.fields.len());
+        for (i, (key, member)) in members.iter().enumerate() {
+            if taken.get(i) {
+                continue;
+            }
+            if let Some(j) = model.fields.iter().position(|field| field.reads(key)) {
+                taken.set(i);
+                if given.get(j) {
+                    let field = &model.fields[j];
+                    let first = members
+                        .keys()
+                        .find(|k| field.reads(k))
+                        .map_or("", String::as_str);
+                    out.push(two_names(path, first, key));
+                } else {
+                    given.set(j);
+                }
+                self.at(
+                    (model.fields[j].node)(),
+                    member,
+                    &path.key(key),
+                    depth + 1,
+                    out,
+                );
+            }
+        }
+        // Once a flattened field of unknown shape (an enum, a type without
+        // a model) had its pick, which members are left is not known.
+        let mut known = true;
+        for field in model.fields.iter().filter(|f| f.flatten && !f.skipped) {
+            match (field.node)().resolve() {
+                Node::Struct(inner) => self.fields(inner, members, taken, path, depth, out),
+                Node::Map(entry) if known => {
+                    for (i, (key, member)) in members.iter().enumerate() {
+                        if !taken.get(i) {
+                            self.at(entry(), member, &path.key(key), depth + 1, out);
+                        }
+                    }
+                }
+                // A flattened `Option` is read whole or not at all (the
+                // schema says so, `crate::validate::whole`): its members are
+                // its own, checked there, and no later map's.
+                Node::Option(inner) => match inner().resolve() {
+                    Node::Struct(inner) => take(inner, members, taken),
+                    _ => known = false,
+                },
                 _ => known = false,
-            },
-            _ => known = false,
+            }
         }
     }
 }
 
 /// Marks the members a flattened struct's fields read as taken, unchecked.
-fn take(model: &StructModel, members: &Map<String, Value>, taken: &mut [bool]) {
+fn take(model: &StructModel, members: &Map<String, Value>, taken: &mut Marks) {
     for (i, key) in members.keys().enumerate() {
-        if !taken[i] && model.fields.iter().any(|field| field.reads(key)) {
-            taken[i] = true;
+        if !taken.get(i) && model.fields.iter().any(|field| field.reads(key)) {
+            taken.set(i);
         }
     }
     for field in model.fields.iter().filter(|f| f.flatten && !f.skipped) {
         if let Node::Struct(inner) = (field.node)().resolve() {
             take(inner, members, taken);
+        }
+    }
+}
+
+/// A set of indices: bits in a word for the common object of at most 64
+/// members (no allocation per object checked), a vector past it.
+pub(crate) enum Marks {
+    Word(u64),
+    Many(Vec<bool>),
+}
+
+impl Marks {
+    fn new(len: usize) -> Marks {
+        if len <= 64 {
+            Marks::Word(0)
+        } else {
+            Marks::Many(vec![false; len])
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        match self {
+            Marks::Word(bits) => bits & (1 << i) != 0,
+            Marks::Many(marks) => marks[i],
+        }
+    }
+
+    fn set(&mut self, i: usize) {
+        match self {
+            Marks::Word(bits) => *bits |= 1 << i,
+            Marks::Many(marks) => marks[i] = true,
         }
     }
 }

@@ -16,4 +16,6 @@ mod error;
 pub mod model;
 
 pub use error::ContractError;
-pub use model::{FieldModel, Modeled, Node, StructModel};
+pub use model::{
+    EnumModel, FieldModel, Modeled, Node, StructModel, Tagging, VariantContent, VariantModel,
+};

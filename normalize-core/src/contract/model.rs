@@ -34,6 +34,10 @@ pub enum Node {
     Map(fn() -> &'static Node),
     /// A struct with named fields, as serde's derive reads it.
     Struct(&'static StructModel),
+    /// An enum told apart by a tag (external, internal or adjacent), as
+    /// serde's derive reads it. (An untagged enum is [`Node::Unknown`]:
+    /// which variant serde takes is known only by trying.)
+    Enum(&'static EnumModel),
     /// A wrapper serde reads as the node inside (`#[serde(transparent)]`).
     Same(fn() -> &'static Node),
     /// A value serde reads whatever it holds (`serde_json::Value`, a
@@ -106,6 +110,73 @@ pub struct StructModel {
     pub fields: &'static [FieldModel],
     /// `#[serde(deny_unknown_fields)]`.
     pub deny_unknown_fields: bool,
+}
+
+/// An enum with tagged variants, as serde's derive reads it.
+#[derive(Debug)]
+pub struct EnumModel {
+    /// The Rust type's name.
+    pub name: &'static str,
+    /// How its variants are told apart.
+    pub tagging: Tagging,
+    /// Its variants, in declaration order (serde matches names in that
+    /// order).
+    pub variants: &'static [VariantModel],
+}
+
+/// How an enum's variants are told apart on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Tagging {
+    /// `{"Variant": content}`, or `"Variant"` for a unit variant.
+    External,
+    /// `{"<tag>": "Variant", ...the variant's members}`.
+    Internal {
+        /// The member holding the variant's name.
+        tag: &'static str,
+    },
+    /// `{"<tag>": "Variant", "<content>": content}`.
+    Adjacent {
+        /// The member holding the variant's name.
+        tag: &'static str,
+        /// The member holding the content.
+        content: &'static str,
+    },
+}
+
+/// One variant of an [`EnumModel`].
+#[derive(Debug)]
+pub struct VariantModel {
+    /// The name serde reads it under.
+    pub name: &'static str,
+    /// serde's other names for it.
+    pub aliases: &'static [&'static str],
+    /// Never read by its name (`skip_deserializing`, `deserialize_with`,
+    /// `#[serde(untagged)]` on the variant).
+    pub skipped: bool,
+    /// What its content is.
+    pub content: VariantContent,
+}
+
+impl VariantModel {
+    /// Whether serde reads this variant under `name`.
+    pub fn named(&self, name: &str) -> bool {
+        !self.skipped && (self.name == name || self.aliases.contains(&name))
+    }
+}
+
+/// A variant's content.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum VariantContent {
+    /// None.
+    Unit,
+    /// One value.
+    Newtype(fn() -> &'static Node),
+    /// An array of values.
+    Tuple(&'static [fn() -> &'static Node]),
+    /// An object of named fields.
+    Struct(&'static StructModel),
 }
 
 /// One field of a [`StructModel`].

@@ -6,7 +6,10 @@
 //! `Value` never captures it.
 
 pub use crate::contract::model::unknown_node;
-pub use crate::contract::{ContractError, FieldModel, Modeled, Node, StructModel};
+pub use crate::contract::{
+    ContractError, EnumModel, FieldModel, Modeled, Node, StructModel, Tagging, VariantContent,
+    VariantModel,
+};
 pub use crate::normalizer::{NormalizeError, Options, Repairer};
 pub use crate::path::Path;
 pub use crate::plan::{JsonType, Loc, SchemaPlan, TypeSet};

@@ -171,17 +171,14 @@ impl<T: ToolArgs> ArgsStream<T> {
         if let Some((value, may_need_repair, text, repeated)) = self.engine.take_parsed() {
             // Parsed as it arrived, into exactly the text's value: the rest
             // of `from_model_with`.
-            let repeated = if repeated {
-                crate::repeated_keys::pointers(text, options.max_depth)
-            } else {
-                Vec::new()
-            };
+            // Numbers are not tracked as they arrive: all are checked.
+            let read = crate::repeated_keys::Read::of(text, options.max_depth, repeated, true);
             return crate::tool_args::check_parsed(
                 value,
                 may_need_repair,
                 &options,
                 Some(text),
-                &repeated,
+                read,
             );
         }
         match self.engine.text() {

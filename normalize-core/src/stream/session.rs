@@ -254,18 +254,14 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
         if let Some((arguments, may_need_repair, text, repeated)) = self.engine.take_parsed() {
             // Parsed as it arrived, into exactly the text's value: the
             // phases after parsing.
-            let repeated = if repeated {
-                crate::repeated_keys::pointers(text, max_depth)
-            } else {
-                Vec::new()
-            };
+            let read = crate::repeated_keys::Read::of(text, max_depth, repeated, true);
             return self.streams.toolbox.check_parsed(
                 context,
                 self.id.clone(),
                 &self.name,
                 arguments,
                 may_need_repair,
-                &repeated,
+                read,
             );
         }
         let text = match self.engine.text() {

@@ -10,6 +10,7 @@ use crate::rejection::{
     ApprovalRequired, CallError, Denied, InvalidArguments, SyntaxError, SyntaxKind, ToolFailure,
     UnknownTool,
 };
+use crate::repeated_keys::Read;
 use crate::report::Report;
 use crate::validate::Violations;
 use serde::Serialize;
@@ -89,7 +90,7 @@ impl<C: ?Sized> Toolbox<C> {
                 .check_size(text.len())
                 .map_err(|e| SyntaxError::limit(SyntaxKind::Arguments, &e))?;
         }
-        let (arguments, may_need_repair, repeated) = call
+        let (arguments, may_need_repair, read) = call
             .arguments
             .into_value_inspected(self.options.max_depth)?;
         self.check_arguments(
@@ -98,13 +99,13 @@ impl<C: ?Sized> Toolbox<C> {
             &call.name,
             arguments,
             may_need_repair,
-            &repeated,
+            read,
         )
     }
 
     /// [`Toolbox::check`] on arguments already parsed (by a stream, as the
-    /// text arrived), with the facts the scan of their text gives and the
-    /// pointers of its repeated keys.
+    /// text arrived), with the facts the scan of their text gives and what
+    /// its reading noted ([`Read`]).
     pub(crate) fn check_parsed(
         &self,
         context: &C,
@@ -112,9 +113,9 @@ impl<C: ?Sized> Toolbox<C> {
         name: &str,
         arguments: Value,
         may_need_repair: bool,
-        repeated: &[String],
+        read: Read,
     ) -> Result<Checked<'_>, CallError> {
-        let checked = self.check_arguments(context, id, name, arguments, may_need_repair, repeated);
+        let checked = self.check_arguments(context, id, name, arguments, may_need_repair, read);
         if let Err(error) = &checked {
             self.observe_failure(name, error);
         }
@@ -129,7 +130,7 @@ impl<C: ?Sized> Toolbox<C> {
         name: &str,
         mut arguments: Value,
         may_need_repair: bool,
-        repeated: &[String],
+        mut read: Read,
     ) -> Result<Checked<'_>, CallError> {
         // Resolve.
         let tool = self
@@ -156,8 +157,9 @@ impl<C: ?Sized> Toolbox<C> {
         // A repeated key is judged by the shape the model sent, which the
         // canonical dialect validates (a strict shape's validator has no
         // type model, and lets the last member stand).
+        read.plain_numbers &= report.is_clean();
         tool.validator
-            .validate_call(&arguments, repeated)
+            .validate_call(&arguments, &read)
             .map_err(|v| invalid(tool, v))?;
         if let Some(strict) = &tool.strict {
             strict

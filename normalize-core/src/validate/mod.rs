@@ -40,6 +40,8 @@ pub struct Validator {
     /// What serde does with the derived type validated against, for the
     /// rules JSON Schema cannot say ([`crate::contract::check`]).
     model: &'static crate::contract::Node,
+    /// Where in the model a rule applies (`None`: nowhere).
+    checks: Option<crate::contract::check::Checks>,
 }
 
 impl std::fmt::Debug for Validator {
@@ -198,6 +200,7 @@ impl Validator {
             schema: schema.clone(),
             inner,
             model: &crate::contract::Node::Unknown,
+            checks: None,
         })
     }
 
@@ -205,6 +208,7 @@ impl Validator {
     /// cannot say (a Rust integer refuses `5.0`).
     pub(crate) fn with_model(mut self, model: &'static crate::contract::Node) -> Validator {
         self.model = model;
+        self.checks = crate::contract::check::Checks::of(model);
         self
     }
 
@@ -215,9 +219,23 @@ impl Validator {
     /// [`Violations`]: one [`Violation`] per failing JSON pointer, in
     /// document order of discovery.
     pub fn validate(&self, instance: &Value) -> Result<(), Violations> {
+        self.validate_read(instance, false)
+    }
+
+    /// [`Validator::validate`]; `plain_numbers` when the value is known to
+    /// hold no number written with a fraction or an exponent (the parse saw
+    /// none and nothing was repaired), which spares the model's walk where
+    /// only its integer rule could apply.
+    fn validate_read(&self, instance: &Value, plain_numbers: bool) -> Result<(), Violations> {
+        let checks = self
+            .checks
+            .as_ref()
+            .filter(|checks| !plain_numbers || checks.has_aliases());
         let mut found = Vec::new();
         if self.inner.is_valid(instance) {
-            crate::contract::check::check(self.model, instance, &mut found);
+            if let Some(checks) = checks {
+                checks.check(instance, &mut found);
+            }
             return if found.is_empty() {
                 Ok(())
             } else {
@@ -240,28 +258,30 @@ impl Validator {
         describe::drop_consequences(&mut found, &declared_elsewhere);
         explain::explain_unevaluated(&self.schema, instance, &mut found, &declared_elsewhere);
         describe::drop_refused_names_reported_otherwise(&mut found);
-        crate::contract::check::check(self.model, instance, &mut found);
+        if let Some(checks) = checks {
+            checks.check(instance, &mut found);
+        }
         let mut seen = std::collections::HashSet::new();
         found.retain(|v: &Violation| seen.insert(v.pointer.clone()));
         Err(Violations(found))
     }
 
-    /// [`Validator::validate`] for a call whose text had the members at
-    /// `repeated` (pointers, [`crate::repeated_keys`]) under a key an
-    /// earlier member of the same object has: each is a violation too where
-    /// the type's model says a struct reads the key (serde refuses a
-    /// repeated field; a map keeps the last).
+    /// [`Validator::validate`] for a call's value as its text was read
+    /// ([`crate::repeated_keys::Read`]): each member whose key an earlier
+    /// member of the same object has is a violation too where the type's
+    /// model says a struct reads the key (serde refuses a repeated field; a
+    /// map keeps the last).
     pub(crate) fn validate_call(
         &self,
         instance: &Value,
-        repeated: &[String],
+        read: &crate::repeated_keys::Read,
     ) -> Result<(), Violations> {
-        let checked = self.validate(instance);
-        if repeated.is_empty() {
+        let checked = self.validate_read(instance, read.plain_numbers);
+        if read.repeated.is_empty() {
             return checked;
         }
         let mut found = checked.err().map(|v| v.0).unwrap_or_default();
-        crate::contract::check::repeats(self.model, repeated, &mut found);
+        crate::contract::check::repeats(self.model, &read.repeated, &mut found);
         if found.is_empty() {
             Ok(())
         } else {

@@ -1,0 +1,43 @@
+//! `T::from_model` on the bench corpus, a fixed number of times, for an
+//! instruction count (`valgrind --tool=callgrind`): the counts of two builds
+//! compare where wall-clock times on a shared machine do not.
+//!
+//! `cargo bench --bench from_model_count --no-run`, then
+//! `valgrind --tool=callgrind <binary> small clean 1000` (sizes `small`,
+//! `medium`, `large`; `clean` or `damaged`). A run with 0 calls measures
+//! what the process costs without them, to subtract.
+
+use std::hint::black_box;
+use toolargs::ToolArgs;
+
+#[path = "support/corpus.rs"]
+mod corpus;
+#[path = "support/search_args.rs"]
+mod search_args;
+
+use search_args::SearchArgs;
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let size = match args.first().map(String::as_str) {
+        Some("medium") => corpus::Size::Medium,
+        Some("large") => corpus::Size::Large,
+        _ => corpus::Size::Small,
+    };
+    let damaged = args.get(1).map(String::as_str) == Some("damaged");
+    let calls: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1000);
+    let call = if damaged {
+        corpus::damaged(size, 1)
+    } else {
+        corpus::clean(size, 1)
+    };
+    let text = call.to_string();
+    // First use (compiling the contract) happens before the counted calls.
+    assert!(SearchArgs::from_model(text.as_str()).is_ok());
+    for _ in 0..calls {
+        let _ = black_box(SearchArgs::from_model(black_box(text.as_str())));
+    }
+}
