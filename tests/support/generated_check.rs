@@ -966,6 +966,14 @@ pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict
             .join("\n")
     );
     let by_type = BY_TYPE.with(|seen| std::mem::take(&mut *seen.borrow_mut()));
+    if let Ok(dump) = std::env::var("TOOLARGS_BY_TYPE_DUMP") {
+        use std::io::Write as _;
+        if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(dump) {
+            for call in &by_type {
+                let _ = writeln!(file, "{call}");
+            }
+        }
+    }
     let bound = refused_by_type_bound();
     eprintln!("  (at most {bound} allowed for this suite; {REFUSED_BY_TYPE_GOAL})");
     assert!(
