@@ -62,7 +62,8 @@ impl fmt::Display for Mismatch {
 impl std::error::Error for Mismatch {}
 
 /// Normalizes `input` with `T`'s generated normalizer and with `plan` (the
-/// dynamic normalizer's plan, compiled from `T::input_schema()`), under
+/// dynamic normalizer's plan, compiled from the schema `T` is validated
+/// against, `T::validator().schema()`), under
 /// every set of [`option_sets`], and compares values, reports and errors.
 ///
 /// # Errors
@@ -89,7 +90,7 @@ pub fn check_with<T: ToolArgs>(plan: &SchemaPlan, input: &Value) -> Result<(), B
     Ok(())
 }
 
-/// [`check_with`], compiling the plan from `T::input_schema()`.
+/// [`check_with`], compiling the plan from `T::validator().schema()`.
 ///
 /// # Errors
 ///
@@ -102,10 +103,10 @@ pub fn normalizer_matches_schema<T: ToolArgs>(input: &Value) -> Result<(), Box<M
 ///
 /// # Panics
 ///
-/// If `T::input_schema()` does not compile into a plan (a derived type's
+/// If `T::validator().schema()` does not compile into a plan (a derived type's
 /// always does: the derive compiled it already).
 pub fn plan_of<T: ToolArgs>() -> SchemaPlan {
-    SchemaPlan::compile(T::input_schema()).expect("a derived schema compiles")
+    SchemaPlan::compile(T::validator().schema()).expect("a derived schema compiles")
 }
 
 /// Runs [`DEFAULT_CASES`] damaged inputs built from `T`'s schema (see
@@ -116,7 +117,11 @@ pub fn plan_of<T: ToolArgs>() -> SchemaPlan {
 /// On the first input where they disagree, printing it.
 pub fn assert_normalizer_matches_schema<T: ToolArgs>() {
     let plan = plan_of::<T>();
-    for input in damaged_inputs(T::input_schema(), 0x746f_6f6c_6172_6773, DEFAULT_CASES) {
+    for input in damaged_inputs(
+        T::validator().schema(),
+        0x746f_6f6c_6172_6773,
+        DEFAULT_CASES,
+    ) {
         if let Err(mismatch) = check_with::<T>(&plan, &input) {
             panic!("{}: {mismatch}", std::any::type_name::<T>());
         }

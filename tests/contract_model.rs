@@ -398,3 +398,19 @@ fn tagged_enum_variants_and_generic_arguments_have_their_integers_checked() {
         assert_eq!(pointers::<Plan>(&text), [pointer], "{text}");
     }
 }
+
+#[test]
+fn the_model_is_shown_wire_names_only_and_no_unreferenced_definition() {
+    // `Search` reads `limit` under the alias `max` too.
+    let shown = Search::input_schema();
+    assert!(shown["properties"].get("max").is_none(), "{shown}");
+    assert!(!shown.to_string().contains("x-toolargs-alias-of"));
+    // Validation still takes the alias (keys are never rewritten).
+    let parsed = Search::from_model(r#"{"max": 3, "ratio": 1, "count": 1}"#).unwrap();
+    assert_eq!(parsed.value.limit, 3);
+    // A transparent wrapper's root is its field's struct, inlined: the
+    // definition it was copied from is not shown again.
+    let wrapped = Wrapped::input_schema();
+    assert_eq!(wrapped["type"], "object");
+    assert!(wrapped.get("$defs").is_none(), "{wrapped}");
+}

@@ -22,10 +22,12 @@ use std::fmt;
 /// normalizer that knows each field's shape at compile time
 /// ([`ToolArgs::normalize_in`]). The provided methods run the pipeline.
 pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static {
-    /// The tool's JSON Schema: schemars' schema for `Self`, closed all the
-    /// way down ([`crate::closing`]).
-    /// Computed once and cached; this is the schema shown to the model and
-    /// the one arguments are validated against.
+    /// The tool's JSON Schema, as the model is shown it: schemars' schema
+    /// for `Self`, closed all the way down ([`crate::closing`]), each field
+    /// under its wire name only. Computed once and cached. Arguments are
+    /// validated against its projection [`ToolArgs::validator`]`.schema()`,
+    /// which also takes serde's aliases (keys are never rewritten): it
+    /// accepts every call this schema accepts, and the aliases besides.
     ///
     /// # Panics
     ///
@@ -44,7 +46,7 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
     /// [`ContractError`], the same on every call.
     fn try_input_schema() -> Result<&'static Value, ContractError> {
         Self::__contract()
-            .map(|compiled| &compiled.schema)
+            .map(|compiled| &compiled.shown)
             .map_err(Clone::clone)
     }
 

@@ -43,7 +43,7 @@ use toolargs::rejection::{CallError, InvalidArguments, Rejection, SyntaxKind};
 use toolargs::stream::wire::CallDelta;
 use toolargs::stream::{ArgsSession, ArgsStream, Early, ToolStreams};
 use toolargs::toolbox::{Checked, Toolbox};
-use toolargs::{ArgsError, Options, Parsed, Report, ToolArgs, Violation, Violations};
+use toolargs::{ArgsError, Options, Parsed, Report, ToolArgs, Validator, Violation, Violations};
 
 /// The suffix the generator gives an alias (`f3__a1` for `f3`).
 const ALIAS: &str = "__a";
@@ -344,9 +344,12 @@ where
         // A limit: not a question of the schema.
         return Ok(());
     }
-    let second = independent::second_of::<T>(false, T::input_schema())?;
+    shown_is_accepted::<T>(&normalized)?;
+    // The schema validation reads: the shown one plus serde's aliases.
+    let validating = T::validator().schema();
+    let second = independent::second_of::<T>(false, validating)?;
     let refused = second.refuses(&normalized);
-    let plain = independent::plain_of::<T>(T::input_schema())?;
+    let plain = independent::plain_of::<T>(validating)?;
     let exact = plain.exact.validate(&normalized);
     if refused.is_some() != exact.is_err() {
         let agrees_rounded = independent::rounded(&normalized)
@@ -382,6 +385,33 @@ where
             }
         }
         Ok(())
+    })
+}
+
+/// A value the shown schema (wire names only) accepts, the schema
+/// validation reads (which also takes serde's aliases) accepts too: the
+/// projection may accept more than what is shown, never less. Both read as
+/// plain JSON Schema, without the rules only our validator checks.
+fn shown_is_accepted<T: ToolArgs>(normalized: &Value) -> Result<(), String> {
+    thread_local! {
+        static PLAIN: RefCell<HashMap<TypeId, (Validator, Validator)>> = RefCell::new(HashMap::new());
+    }
+    PLAIN.with(|made| {
+        let mut made = made.borrow_mut();
+        let (shown, validating) = match made.entry(TypeId::of::<T>()) {
+            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::hash_map::Entry::Vacant(entry) => entry.insert((
+                Validator::new(T::input_schema()).map_err(|e| format!("the shown schema: {e}"))?,
+                Validator::new(T::validator().schema())
+                    .map_err(|e| format!("the validating schema: {e}"))?,
+            )),
+        };
+        match (shown.validate(normalized), validating.validate(normalized)) {
+            (Ok(()), Err(refused)) => Err(format!(
+                "the shown schema accepts {normalized}, the validating one refuses it: {refused}"
+            )),
+            _ => Ok(()),
+        }
     })
 }
 
@@ -968,7 +998,11 @@ pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict
     let by_type = BY_TYPE.with(|seen| std::mem::take(&mut *seen.borrow_mut()));
     if let Ok(dump) = std::env::var("TOOLARGS_BY_TYPE_DUMP") {
         use std::io::Write as _;
-        if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(dump) {
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dump)
+        {
             for call in &by_type {
                 let _ = writeln!(file, "{call}");
             }

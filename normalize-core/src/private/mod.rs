@@ -59,7 +59,11 @@ pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 /// validator and the normalization plan built from that schema.
 #[derive(Debug)]
 pub struct Compiled {
-    /// [`ToolArgs::input_schema`].
+    /// [`ToolArgs::input_schema`]: what the model is shown
+    /// ([`crate::export::aliases`]: wire names only).
+    pub shown: Value,
+    /// The schema validation reads ([`Validator::schema`]): the shown one
+    /// plus serde's aliases.
     pub schema: Value,
     /// [`ToolArgs::validator`].
     pub validator: Validator,
@@ -127,6 +131,7 @@ impl Compiled {
             source: Box::new(source),
         })?;
         Ok(Compiled {
+            shown: crate::export::aliases::shown(&schema),
             schema,
             validator,
             plan,

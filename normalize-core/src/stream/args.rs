@@ -46,16 +46,17 @@ impl<T: ToolArgs> ArgsStream<T> {
     pub fn with_options(options: Options) -> Self {
         // A contract that does not compile checks nothing while the text
         // arrives; `finish` then says why ([`ArgsError::Contract`]).
-        let checks = match (T::try_input_schema(), T::try_validator()) {
-            (Ok(schema), Ok(validator)) => {
-                let prepared = prepared_of::<T>(schema);
+        let checks = match T::try_validator() {
+            // The schema validation reads: aliases are members too.
+            Ok(validator) => {
+                let prepared = prepared_of::<T>(validator.schema());
                 Checks {
                     sites: Some(&prepared.sites),
                     plan: prepared.plan(),
                     validator: Some(validator),
                 }
             }
-            _ => Checks {
+            Err(_) => Checks {
                 sites: None,
                 plan: None,
                 validator: None,

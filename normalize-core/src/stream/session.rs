@@ -47,7 +47,8 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
         let tools = toolbox
             .names()
             .filter_map(|name| {
-                let schema = toolbox.schema(name)?;
+                // The schema validation reads: aliases are members too.
+                let schema = toolbox.validator(name)?.schema();
                 // An untyped tool's plan was compiled from this same schema
                 // at registration; a derived tool normalizes with its own
                 // code, so its plan is compiled here.

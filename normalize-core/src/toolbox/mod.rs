@@ -291,7 +291,9 @@ impl<C: ?Sized> Toolbox<C> {
         self.tools.iter().map(|t| t.name.as_str())
     }
 
-    /// The schema `name`'s calls are validated against (and exported).
+    /// The schema `name`'s model is shown (and exported). Its calls are
+    /// validated against it, or (a derived type) against its projection
+    /// that also takes serde's aliases, which accepts every call it accepts.
     pub fn schema(&self, name: &str) -> Option<&Value> {
         self.find(name).map(Tool::schema)
     }
@@ -367,7 +369,23 @@ impl<C: ?Sized> Toolbox<C> {
     pub fn check_drift(&self) -> Result<(), Drift> {
         for tool in &self.tools {
             let expected = match self.dialect {
-                Dialect::Canonical => tool.declared.clone(),
+                Dialect::Canonical => {
+                    // A derived type's validating schema shows as the
+                    // declared one once its aliases are left out.
+                    let validating = tool.validator.schema();
+                    if validating != &tool.declared
+                        && export::aliases::shown(validating) != tool.declared
+                    {
+                        return Err(Drift {
+                            tool: tool.name.clone(),
+                            provider: None,
+                            detail: "the validating schema is not the shown schema with serde's \
+                                     aliases"
+                                .to_owned(),
+                        });
+                    }
+                    tool.declared.clone()
+                }
                 Dialect::OpenAiStrict => match StrictSchema::new(&tool.declared) {
                     Ok(strict) => strict.schema().clone(),
                     Err(e) => {

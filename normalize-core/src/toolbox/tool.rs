@@ -90,9 +90,14 @@ impl Tool {
         Ok(report)
     }
 
-    /// The schema calls are validated against, and exported.
+    /// The schema the model is shown (exported): the declared schema, or its
+    /// strict form. Calls are validated against the validator's schema, the
+    /// same or (a derived type's) the same with serde's aliases.
     pub(crate) fn schema(&self) -> &Value {
-        self.validator.schema()
+        match &self.strict {
+            Some(strict) => strict.schema(),
+            None => &self.declared,
+        }
     }
 }
 

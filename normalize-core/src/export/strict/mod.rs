@@ -93,7 +93,7 @@ use branches::Branches;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use transform::{Transform, declares_object, prune_definitions};
+use transform::{Transform, declares_object};
 
 /// Keywords strict mode does not accept, removed by the transform.
 const REMOVED: &[&str] = &[
@@ -443,6 +443,7 @@ impl StrictSchema {
 }
 
 pub(crate) use crate::plan::reference::ref_pointer;
+pub(crate) use transform::prune_definitions;
 
 /// Decodes one `~`-escaped pointer token (`~1` is `/`, `~0` is `~`).
 pub(crate) fn unescape_token(token: &str) -> String {

@@ -455,7 +455,7 @@ impl<'r> Transform<'r> {
 
 /// Removes the definitions nothing refers to any more (every reference to
 /// them had siblings and was inlined).
-pub(super) fn prune_definitions(schema: &mut Value) {
+pub(crate) fn prune_definitions(schema: &mut Value) {
     fn refs<'a>(value: &'a Value, skip_defs: bool, out: &mut Vec<&'a str>) {
         match value {
             Value::Object(m) => {
