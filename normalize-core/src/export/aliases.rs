@@ -13,41 +13,6 @@ use crate::__private::ALIAS_OF;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
-/// What a model is shown of a derived type's schema: each field and
-/// variant under its wire name only (a model shown two names for one field
-/// may send both, which serde refuses), and no definition nothing refers
-/// to. Validation reads `schema` itself, which also takes serde's aliases:
-/// it may accept more than the shown schema, never less.
-///
-/// A document whose references point into a union or a composition by
-/// position (`#/$defs/A/anyOf/1/...`, which the flatten readings write)
-/// keeps its aliases: leaving a branch out would move the positions those
-/// references name.
-pub(crate) fn shown(schema: &Value) -> Value {
-    let mut shown = if refers_by_position(schema) {
-        schema.clone()
-    } else {
-        without_aliases(schema).into_owned()
-    };
-    super::strict::prune_definitions(&mut shown);
-    shown
-}
-
-/// Whether a `$ref` of `schema` passes through an `anyOf`, `oneOf` or
-/// `allOf` array.
-fn refers_by_position(schema: &Value) -> bool {
-    match schema {
-        Value::Object(map) => map.iter().any(|(key, child)| match (key.as_str(), child) {
-            ("$ref", Value::String(reference)) => ["/anyOf/", "/oneOf/", "/allOf/"]
-                .iter()
-                .any(|step| reference.contains(step)),
-            _ => refers_by_position(child),
-        }),
-        Value::Array(items) => items.iter().any(refers_by_position),
-        _ => false,
-    }
-}
-
 /// `schema` without alias properties and alias requirements, or `schema`
 /// itself when it declares no alias.
 pub fn without_aliases(schema: &Value) -> Cow<'_, Value> {

@@ -373,9 +373,7 @@ impl<C: ?Sized> Toolbox<C> {
                     // A derived type's validating schema shows as the
                     // declared one once its aliases are left out.
                     let validating = tool.validator.schema();
-                    if validating != &tool.declared
-                        && export::aliases::shown(validating) != tool.declared
-                    {
+                    if validating != &tool.declared && export::shown(validating) != tool.declared {
                         return Err(Drift {
                             tool: tool.name.clone(),
                             provider: None,
