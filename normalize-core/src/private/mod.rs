@@ -60,7 +60,7 @@ pub use walk::{any, map, object, seq, tuple, walk_member, walk_root};
 #[derive(Debug)]
 pub struct Compiled {
     /// [`ToolArgs::input_schema`]: what the model is shown
-    /// ([`crate::export::shown`]: wire names only).
+    /// (`export::shown`: wire names only).
     pub shown: Value,
     /// The schema validation reads ([`Validator::schema`]): the shown one
     /// plus serde's aliases.
