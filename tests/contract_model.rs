@@ -414,3 +414,29 @@ fn the_model_is_shown_wire_names_only_and_no_unreferenced_definition() {
     assert_eq!(wrapped["type"], "object");
     assert!(wrapped.get("$defs").is_none(), "{wrapped}");
 }
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct OrderId(u64);
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Span(u32, f64);
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Refund {
+    order: OrderId,
+    span: Span,
+    pair: (u8, String),
+}
+
+#[test]
+fn newtype_tuple_structs_and_tuples_have_their_integers_checked() {
+    let clean = r#"{"order": 7, "span": [1, 0.5], "pair": [2, "x"]}"#;
+    Refund::from_model(clean).unwrap();
+    for (text, pointer) in [
+        (clean.replace(r#""order": 7"#, r#""order": 7.0"#), "/order"),
+        (clean.replace("[1, 0.5]", "[1.0, 0.5]"), "/span/0"),
+        (clean.replace(r#"[2, "x"]"#, r#"[2e0, "x"]"#), "/pair/0"),
+    ] {
+        assert_eq!(pointers::<Refund>(&text), [pointer], "{text}");
+    }
+}

@@ -30,6 +30,8 @@ pub struct Input<'a> {
     pub variants: Vec<VariantIr>,
     /// How an enum's variants are told apart.
     pub tagging: Tagging,
+    /// A struct's shape (named, newtype, tuple or unit); `None` for an enum.
+    pub struct_style: Option<VariantStyle>,
     /// The variants serde also reads under other names (tagged enums).
     pub variant_aliases: Vec<VariantAliases>,
     /// The newtype variants of an internally tagged enum: serde reads the
@@ -343,8 +345,18 @@ impl<'a> Input<'a> {
                 .collect(),
             ast::Data::Struct(_, _) => Vec::new(),
         };
+        let struct_style = match &container.data {
+            ast::Data::Struct(style, _) => Some(match style {
+                ast::Style::Unit => VariantStyle::Unit,
+                ast::Style::Newtype => VariantStyle::Newtype,
+                ast::Style::Tuple => VariantStyle::Tuple,
+                ast::Style::Struct => VariantStyle::Struct,
+            }),
+            ast::Data::Enum(_) => None,
+        };
         Some(Input {
             original: input,
+            struct_style,
             variants,
             tagging,
             attrs,

@@ -58,7 +58,23 @@ fn node(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
         return enum_node(ir, krate);
     }
     if !named_struct {
-        return quote!(#krate::Node::Unknown);
+        // serde reads a newtype struct as the value inside, a tuple struct
+        // as an array.
+        let mut fields = ir.fields.iter();
+        return match ir.struct_style {
+            Some(VariantStyle::Newtype) => match fields.next() {
+                Some(field) if !field.skipped => {
+                    let node = field_node(field, krate);
+                    quote!(#krate::Node::Same(#node))
+                }
+                _ => quote!(#krate::Node::Unknown),
+            },
+            Some(VariantStyle::Tuple) if !ir.fields.iter().any(|f| f.skipped) => {
+                let nodes = fields.map(|field| field_node(field, krate));
+                quote!(#krate::Node::Tuple(&[#(#nodes),*]))
+            }
+            _ => quote!(#krate::Node::Unknown),
+        };
     }
     let fields = ir.fields.iter().filter(|f| f.place == Place::Struct);
     let model = struct_model(ir, &ir.original.ident.to_string(), fields, krate);

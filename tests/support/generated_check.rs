@@ -302,8 +302,8 @@ fn refused_by_type_bound() -> usize {
         ("generated_contract_seed_38", 62),
         ("generated_contract_seed_39", 61),
         ("generated_contract_deny_2", 37),
-        ("generated_contract_wide_2", 57),
-        ("generated_contract_learned_wide_1", 93),
+        ("generated_contract_wide_2", 52),
+        ("generated_contract_learned_wide_1", 85),
     ];
     let exe = std::env::current_exe().unwrap_or_default();
     let stem = exe.file_stem().and_then(|s| s.to_str()).unwrap_or_default();

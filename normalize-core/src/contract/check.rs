@@ -39,6 +39,7 @@ fn children(node: &Node) -> Vec<&'static Node> {
     match node.resolve() {
         Node::Option(inner) | Node::Seq(inner) | Node::Map(inner) => vec![inner().resolve()],
         Node::Struct(model) => struct_children(model),
+        Node::Tuple(items) => items.iter().map(|f| f().resolve()).collect(),
         Node::Enum(model) => model
             .variants
             .iter()
@@ -218,9 +219,19 @@ impl Checks {
                 }
             }
             (
-                Node::Option(_) | Node::Seq(_) | Node::Map(_) | Node::Struct(_) | Node::Enum(_),
+                Node::Option(_)
+                | Node::Seq(_)
+                | Node::Map(_)
+                | Node::Tuple(_)
+                | Node::Struct(_)
+                | Node::Enum(_),
                 _,
             ) if !self.relevant(node) => {}
+            (Node::Tuple(items), Value::Array(values)) => crate::deep::guard(depth, || {
+                for (i, (item, value)) in items.iter().zip(values).enumerate() {
+                    self.at(item(), value, &path.index(i), depth + 1, out);
+                }
+            }),
             (Node::Enum(model), value) => crate::deep::guard(depth, || {
                 self.variant(model, value, path, depth, out);
             }),

@@ -32,6 +32,8 @@ pub enum Node {
     Seq(fn() -> &'static Node),
     /// A map with string keys (`HashMap<String, T>`): each value.
     Map(fn() -> &'static Node),
+    /// A tuple or tuple struct: an array, each element its own node.
+    Tuple(&'static [fn() -> &'static Node]),
     /// A struct with named fields, as serde's derive reads it.
     Struct(&'static StructModel),
     /// An enum told apart by a tag (external, internal or adjacent), as
@@ -269,6 +271,16 @@ impl<T: Modeled, S> Modeled for HashSet<T, S> {
 impl<T: Modeled> Modeled for [T] {
     const NODE: Node = Node::Seq(T::node);
 }
+
+macro_rules! tuples {
+    ($(($($t:ident),+)),*) => {
+        $(impl<$($t: Modeled),+> Modeled for ($($t,)+) {
+            const NODE: Node = Node::Tuple(&[$($t::node),+]);
+        })*
+    };
+}
+
+tuples!((A, B), (A, B, C), (A, B, C, D));
 
 impl<T: Modeled, const N: usize> Modeled for [T; N] {
     const NODE: Node = Node::Seq(T::node);
