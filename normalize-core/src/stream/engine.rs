@@ -2,7 +2,7 @@
 //! container, events, and early findings.
 
 use super::build::{Built, decode_key, decode_scalar};
-use super::events::{Certainty, Event, EventRef, Location, Snapshot};
+use super::events::{Certainty, Event, EventRef, Location, Snapshot, Steps};
 use super::lexer::{Fragment, Lexer, Sink, Token};
 use super::schema::{Child, SiteId, Sites};
 use crate::normalizer::{NormalizeError, Options, Repairer};
@@ -221,6 +221,12 @@ impl Frame {
         } else {
             crate::path::Segment::Index(self.count.saturating_sub(1))
         }
+    }
+}
+
+impl Steps for Vec<Frame> {
+    fn step(&self, i: usize) -> crate::path::Segment<'_> {
+        self[i].segment()
     }
 }
 
@@ -721,7 +727,7 @@ impl<'s> Core<'s> {
     /// The location of the value being read in `frames[..depth]` (the
     /// root for 0).
     fn location_at(&self, depth: usize) -> Location<'_> {
-        Location::new(&self.frames[..depth])
+        Location::new(&self.frames, depth)
     }
 
     /// The locations of the open containers, outermost first, and (with
@@ -1109,7 +1115,7 @@ impl<'s> Core<'s> {
         }
         if let Some(on_event) = on_event {
             on_event(EventRef::Value {
-                location: Location::new(&self.frames),
+                location: Location::new(&self.frames, self.frames.len()),
                 value: &normalized,
             });
         }
@@ -1169,7 +1175,7 @@ impl<'s> Core<'s> {
                     JsonType::Array
                 };
                 if let Some(on_event) = on_event {
-                    let location = Location::new(&self.frames);
+                    let location = Location::new(&self.frames, self.frames.len());
                     on_event(EventRef::Closed { location, shape });
                 }
                 if let Some(location) = frame.location {
@@ -1193,7 +1199,7 @@ impl<'s> Core<'s> {
                 };
                 if let Some(normalized) = normalized {
                     if let Some(on_event) = on_event {
-                        let location = Location::new(&self.frames);
+                        let location = Location::new(&self.frames, self.frames.len());
                         on_event(EventRef::Whole {
                             location,
                             value: &normalized,

@@ -1,7 +1,6 @@
 //! What a streamed call tells its host while it grows: events, a snapshot
 //! for display, and early rejections.
 
-use super::engine::Frame;
 use crate::path::{Pointer, Segment};
 use crate::plan::JsonType;
 use serde_json::Value;
@@ -123,22 +122,32 @@ impl<'a> EventRef<'a> {
 /// containers still open, read in place.
 #[derive(Clone, Copy)]
 pub struct Location<'a> {
-    frames: &'a [Frame],
+    steps: &'a dyn Steps,
+    depth: usize,
+}
+
+/// The open containers a [`Location`] reads its steps from (the stream
+/// engine's stack), without this module knowing how they are kept.
+pub(crate) trait Steps {
+    /// The step from the `i`-th open container into the value being read.
+    fn step(&self, i: usize) -> Segment<'_>;
 }
 
 impl<'a> Location<'a> {
-    pub(crate) fn new(frames: &'a [Frame]) -> Self {
-        Location { frames }
+    /// The location through the first `depth` containers of `steps`.
+    pub(crate) fn new(steps: &'a dyn Steps, depth: usize) -> Self {
+        Location { steps, depth }
     }
 
     /// Number of steps (0 for the root).
     pub fn depth(&self) -> usize {
-        self.frames.len()
+        self.depth
     }
 
     /// The steps, outermost first.
     pub fn segments(&self) -> impl Iterator<Item = Segment<'a>> + 'a {
-        self.frames.iter().map(Frame::segment)
+        let steps = self.steps;
+        (0..self.depth).map(move |i| steps.step(i))
     }
 
     /// The location as a [`Pointer`] (allocates one link a step).
