@@ -209,11 +209,13 @@ impl Checks {
     ) {
         let node = node.resolve();
         match (node, value) {
-            (Node::Integer, Value::Number(number)) if !number.is_u64() && !number.is_i64() => {
-                out.push(fraction(path, value));
-            }
-            (Node::WideInteger, Value::Number(number)) if !number.is_u64() && !number.is_i64() => {
-                let past_64_bits = number.as_f64().is_some_and(|f| f.fract() == 0.0);
+            (Node::Integer | Node::WideInteger, Value::Number(number))
+                if !number.is_u64() && !number.is_i64() =>
+            {
+                // A whole number past 64 bits is refused where serde reads
+                // it (`crate::tool_args`), never checked rounded.
+                let past_64_bits = matches!(node, Node::WideInteger)
+                    && number.as_f64().is_some_and(|f| f.fract() == 0.0);
                 if !past_64_bits {
                     out.push(fraction(path, value));
                 }
@@ -228,9 +230,7 @@ impl Checks {
                 _,
             ) if !self.relevant(node) => {}
             (Node::Tuple(items), Value::Array(values)) => crate::deep::guard(depth, || {
-                for (i, (item, value)) in items.iter().zip(values).enumerate() {
-                    self.at(item(), value, &path.index(i), depth + 1, out);
-                }
+                self.elements(items, values, path, depth, out);
             }),
             (Node::Enum(model), value) => crate::deep::guard(depth, || {
                 self.variant(model, value, path, depth, out);
@@ -252,8 +252,7 @@ impl Checks {
                 if let Some(fields) = self.direct(node) {
                     self.lookup(model, fields, members, path, depth, out);
                 } else {
-                    let mut taken = Marks::new(members.len());
-                    self.fields(model, members, &mut taken, path, depth, out);
+                    self.all_fields(model, members, path, depth, out);
                 }
             }),
             _ => {}
@@ -286,8 +285,7 @@ impl Checks {
                 let variant = members.get(tag).and_then(Value::as_str).and_then(named);
                 match variant.map(|v| &v.content) {
                     Some(VariantContent::Struct(fields)) => {
-                        let mut taken = Marks::new(members.len());
-                        self.fields(fields, members, &mut taken, path, depth, out);
+                        self.all_fields(fields, members, path, depth, out);
                     }
                     // The members beside the tag are the inner value's.
                     Some(VariantContent::Newtype(inner)) => {
@@ -317,16 +315,40 @@ impl Checks {
         match (&variant.content, value) {
             (VariantContent::Newtype(inner), value) => self.at(inner(), value, path, depth, out),
             (VariantContent::Tuple(items), Value::Array(values)) => {
-                for (i, (item, value)) in items.iter().zip(values).enumerate() {
-                    self.at(item(), value, &path.index(i), depth + 1, out);
-                }
+                self.elements(items, values, path, depth, out);
             }
             (VariantContent::Struct(fields), Value::Object(members)) => {
-                let mut taken = Marks::new(members.len());
-                self.fields(fields, members, &mut taken, path, depth, out);
+                self.all_fields(fields, members, path, depth, out);
             }
             _ => {}
         }
+    }
+
+    /// A tuple's elements, each checked as its own node.
+    fn elements(
+        &self,
+        items: &[fn() -> &'static Node],
+        values: &[Value],
+        path: &Path<'_>,
+        depth: usize,
+        out: &mut Vec<Violation>,
+    ) {
+        for (i, (item, value)) in items.iter().zip(values).enumerate() {
+            self.at(item(), value, &path.index(i), depth + 1, out);
+        }
+    }
+
+    /// [`Checks::fields`] of a whole object, none of its members taken yet.
+    fn all_fields(
+        &self,
+        model: &StructModel,
+        members: &Map<String, Value>,
+        path: &Path<'_>,
+        depth: usize,
+        out: &mut Vec<Violation>,
+    ) {
+        let mut taken = Marks::new(members.len());
+        self.fields(model, members, &mut taken, path, depth, out);
     }
 
     /// The members of `members` that `model`'s fields read, as serde hands
