@@ -30,7 +30,17 @@ impl Output {
 
 /// Runs `toolargs ARGS` with `stdin` on its standard input.
 pub fn toolargs(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolargs"))
+    toolargs_in(None, args, stdin)
+}
+
+/// [`toolargs`] run in `dir`, so that the file names it echoes are the
+/// relative names given, the same on every machine.
+pub fn toolargs_in(dir: Option<&std::path::Path>, args: &[&str], stdin: &[u8]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_toolargs"));
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

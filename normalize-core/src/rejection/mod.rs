@@ -2,6 +2,9 @@
 //! can turn a call away has its own error, with a message for people
 //! (`Display`), a structured form (`Serialize`) for logs and services, and a
 //! compact [`model_message`](Rejection::model_message) for the repair turn.
+//! The structured forms are specified, for programs in other languages, by
+//! JSON Schemas in the repository's `docs/schemas/` (`rejection.schema.json`,
+//! `call-error.schema.json`).
 //!
 //! | phase    | rejection            |
 //! |----------|----------------------|
