@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toolargs::ToolArgs;
 
 /// Search documents.
-#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
 pub struct SearchArgs {
     pub query: String,
     pub tags: Vec<String>,
@@ -18,14 +18,14 @@ pub struct SearchArgs {
 }
 
 /// Which documents to keep.
-#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
 pub struct Filter {
     pub since: String,
     pub authors: Vec<String>,
 }
 
 /// One document.
-#[derive(Debug, Deserialize, JsonSchema, ToolArgs)]
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
 pub struct Document {
     pub title: String,
     pub body: String,

@@ -37,7 +37,7 @@ const RANGES: &[(&str, i64, u64)] = &[
 /// The smallest magnitude an `f64` rounds to infinity as an `f32`: halfway
 /// between `f32::MAX` and `2^128` (a tie rounds to the even neighbour, the
 /// infinite one).
-const F32_OVERFLOW: f64 = 340_282_356_779_733_661_637_539_395_458_142_568_448.0;
+pub(crate) const F32_OVERFLOW: f64 = 340_282_356_779_733_661_637_539_395_458_142_568_448.0;
 
 /// Keywords whose values are data, not schemas.
 pub(crate) const DATA: &[&str] = &["const", "enum", "default", "examples"];
@@ -83,6 +83,15 @@ fn bound_within(schema: &mut Value, reading: bool) {
     }
 }
 
+/// The range of an integer `format` schemars writes, as the lowest and the
+/// highest value.
+pub(crate) fn range(format: &str) -> Option<(i64, u64)> {
+    RANGES
+        .iter()
+        .find(|(name, _, _)| *name == format)
+        .map(|&(_, low, high)| (low, high))
+}
+
 /// Whether a schema is schemars' `f32` (`"format": "float"`).
 pub(crate) fn is_f32(map: &Map<String, Value>) -> bool {
     map.get("format").and_then(Value::as_str) == Some("float")
@@ -108,7 +117,7 @@ fn bound_one(map: &mut Map<String, Value>, reading: bool) {
     let Some(format) = map.get("format").and_then(Value::as_str) else {
         return;
     };
-    let Some(&(_, low, high)) = RANGES.iter().find(|(name, _, _)| *name == format) else {
+    let Some((low, high)) = range(format) else {
         return;
     };
     if !is_integer {

@@ -29,6 +29,7 @@
 pub mod __private;
 mod byte_scan;
 pub mod call;
+mod clean_read;
 pub mod closing;
 mod composition;
 pub mod contract;

@@ -131,15 +131,17 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
         raw: impl Into<RawArgs<'a>>,
         options: &Options,
     ) -> Result<Parsed<Self>, ArgsError> {
-        match raw.into() {
-            RawArgs::Text(text) => {
-                let (value, may_need_repair, read) = text_value(text, options)?;
-                check_parsed(value, may_need_repair, options, Some(text), read)
+        let raw = raw.into();
+        if let (RawArgs::Text(text), Ok(compiled)) = (&raw, Self::__contract()) {
+            let eligible = compiled.clean.is_ok();
+            if let Some(value) = crate::clean_read::read(text, options, eligible, Self::__node()) {
+                return Ok(Parsed {
+                    value,
+                    report: Report::default(),
+                });
             }
-            // A parsed value kept one member of each repeated key: nothing
-            // says there were two.
-            RawArgs::Value(value) => check_parsed(value, true, options, None, Read::UNKNOWN),
         }
+        from_model_full(raw, options)
     }
 
     /// Applies this type's annotations (aliases, verbatim marks, `open`) to
@@ -259,6 +261,26 @@ fn serialize_display<S: serde::Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     serializer.collect_str(error)
+}
+
+/// [`ToolArgs::from_model_with`] by the full path alone: parse to a
+/// `Value`, normalize, validate, deserialize. Every call that leaves the
+/// clean path (`crate::clean_read`) ends here; tests compare the two paths
+/// through it.
+#[doc(hidden)]
+pub fn from_model_full<T: ToolArgs>(
+    raw: RawArgs<'_>,
+    options: &Options,
+) -> Result<Parsed<T>, ArgsError> {
+    match raw {
+        RawArgs::Text(text) => {
+            let (value, may_need_repair, read) = text_value(text, options)?;
+            check_parsed(value, may_need_repair, options, Some(text), read)
+        }
+        // A parsed value kept one member of each repeated key: nothing
+        // says there were two.
+        RawArgs::Value(value) => check_parsed(value, true, options, None, Read::UNKNOWN),
+    }
 }
 
 /// The arguments' value from their text, whether normalizing it could

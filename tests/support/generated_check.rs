@@ -206,7 +206,9 @@ where
         }
         Err(_) => (false, false),
     };
+    let before = toolargs::__private::paths_taken();
     let whole = T::from_model(call);
+    clean_path_is_the_full_path::<T>(call, &whole, before)?;
     shown_says_what_is_enforced::<T>(&sent)?;
     if let Ok(parsed) = &whole {
         grammar_writes(&parsed.value)?;
@@ -242,6 +244,72 @@ where
         )),
         (Err(e), Ok(read)) => Err(format!("rejected ({e}), serde reads it whole as {read:?}")),
     }
+}
+
+/// Calls read by the clean path, calls it left to the full path, calls it
+/// never tried; and each type's eligibility, by type name.
+#[derive(Default)]
+struct CleanTally {
+    clean: usize,
+    left: usize,
+    never: usize,
+    types: BTreeMap<&'static str, String>,
+}
+
+thread_local! {
+    static CLEAN: RefCell<CleanTally> = RefCell::default();
+}
+
+/// `from_model`'s result (`whole`, taken by the clean path where it could)
+/// is the full path's, value, report and rejection alike.
+fn clean_path_is_the_full_path<T>(
+    call: &str,
+    whole: &Result<Parsed<T>, ArgsError>,
+    before: toolargs::__private::PathsTaken,
+) -> Result<(), String>
+where
+    T: ToolArgs + PartialEq + Debug,
+{
+    let after = toolargs::__private::paths_taken();
+    let full = toolargs::__private::from_model_full::<T>(call.into(), &Options::default());
+    let eligibility = match T::__contract() {
+        Ok(compiled) => match &compiled.clean {
+            Ok(()) => "eligible".to_owned(),
+            Err(why) => format!("{why:?}")
+                .split('(')
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
+        },
+        Err(_) => "no contract".to_owned(),
+    };
+    CLEAN.with(|tally| {
+        let mut tally = tally.borrow_mut();
+        tally.clean += (after.clean - before.clean) as usize;
+        tally.left += (after.left - before.left) as usize;
+        tally.never += (after.never - before.never) as usize;
+        tally.types.insert(std::any::type_name::<T>(), eligibility);
+    });
+    if *whole != full {
+        return Err(format!(
+            "the clean path gives {whole:?}, the full path {full:?}"
+        ));
+    }
+    Ok(())
+}
+
+/// Prints the clean path's tally and returns how many calls it read.
+fn report_clean_path() -> usize {
+    let tally = CLEAN.with(|tally| std::mem::take(&mut *tally.borrow_mut()));
+    let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
+    for reason in tally.types.values() {
+        *reasons.entry(reason.as_str()).or_default() += 1;
+    }
+    eprintln!(
+        "clean path: {} calls read by it, {} left to the full path, {} never tried; types: {reasons:?}",
+        tally.clean, tally.left, tally.never
+    );
+    tally.clean
 }
 
 /// Whether our rejection of a call serde refuses names the pointer
@@ -948,6 +1016,8 @@ pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict
         eprintln!("{damage:>8} {verdict:?}: {n}");
     }
     report_earliness();
+    let clean = report_clean_path();
+    assert!(clean > 0, "the clean path read none of the calls");
     let (none, strict, encoded) = STRICT.with(|seen| std::mem::take(&mut *seen.borrow_mut()));
     eprintln!(
         "strict toolbox: {strict} calls of types with a strict form ({encoded} accepted calls \

@@ -5,6 +5,7 @@
 //! (`::toolargs::__private::...`), so a user's own `Result`, `Option` or
 //! `Value` never captures it.
 
+pub use crate::clean_read::{Fallback, PathsTaken, paths_taken};
 pub use crate::contract::model::unknown_node;
 pub use crate::contract::{
     ContractError, EnumModel, FieldModel, Modeled, Node, StructModel, Tagging, VariantContent,
@@ -15,6 +16,7 @@ pub use crate::path::Path;
 pub use crate::plan::{JsonType, Loc, SchemaPlan, TypeSet};
 pub use crate::report::Report;
 pub use crate::tool_args::ToolArgs;
+pub use crate::tool_args::from_model_full;
 pub use crate::validate::Validator;
 pub use core::marker::PhantomData;
 pub use core::option::Option::{self, None, Some};
@@ -67,6 +69,9 @@ pub struct Compiled {
     pub schema: Value,
     /// [`ToolArgs::validator`].
     pub validator: Validator,
+    /// Whether calls may take the clean path (`crate::clean_read`), or why
+    /// they never do.
+    pub clean: Result<(), crate::clean_read::Fallback>,
     /// The plan the dynamic normalizer would use; the generated code walks
     /// it where a field's shape is not known at compile time.
     pub plan: SchemaPlan,
@@ -130,8 +135,10 @@ impl Compiled {
             type_name,
             source: Box::new(source),
         })?;
+        let shown = crate::export::shown(&schema);
         Ok(Compiled {
-            shown: crate::export::shown(&schema),
+            clean: crate::clean_read::eligibility(T::__node(), &shown),
+            shown,
             schema,
             validator,
             plan,
