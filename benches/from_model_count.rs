@@ -5,7 +5,9 @@
 //! `cargo bench --bench from_model_count --no-run`, then
 //! `valgrind --tool=callgrind <binary> small clean 1000` (sizes `small`,
 //! `medium`, `large`; `clean` or `damaged`). A run with 0 calls measures
-//! what the process costs without them, to subtract.
+//! what the process costs without them, to subtract. A fourth argument,
+//! `bare`, counts `serde_json::from_str::<T>` instead, the floor; `toolbox`
+//! counts `Toolbox::check` of the call for a typed tool.
 
 use std::hint::black_box;
 use toolargs::ToolArgs;
@@ -37,6 +39,31 @@ fn main() {
     let text = call.to_string();
     // First use (compiling the contract) happens before the counted calls.
     assert!(SearchArgs::from_model(text.as_str()).is_ok());
+    if args.get(3).map(String::as_str) == Some("toolbox") {
+        let mut toolbox: toolargs::toolbox::Toolbox = toolargs::toolbox::Toolbox::new();
+        toolbox
+            .tool_sync("search", "Searches.", |args: SearchArgs| {
+                Ok::<_, String>(args.documents.len())
+            })
+            .expect("registers");
+        let call = |text: &str| toolargs::call::ToolCall {
+            id: None,
+            name: "search".to_owned(),
+            arguments: toolargs::call::Arguments::Text(text.to_owned()),
+            format: toolargs::call::WireFormat::Plain,
+        };
+        assert!(toolbox.check(&(), call(&text)).is_ok());
+        for _ in 0..calls {
+            let _ = black_box(toolbox.check(&(), call(black_box(&text))).is_ok());
+        }
+        return;
+    }
+    if args.get(3).map(String::as_str) == Some("bare") {
+        for _ in 0..calls {
+            let _ = black_box(serde_json::from_str::<SearchArgs>(black_box(&text)));
+        }
+        return;
+    }
     for _ in 0..calls {
         let _ = black_box(SearchArgs::from_model(black_box(text.as_str())));
     }

@@ -371,3 +371,62 @@ fn free_form_values_are_read_clean_as_the_full_path_reads_them() {
         assert_eq!(path_of::<Free>(call), Path::Left, "{call}");
     }
 }
+
+#[test]
+fn the_toolbox_takes_the_clean_path_for_typed_tools() {
+    use toolargs::call::{Arguments, ToolCall, WireFormat};
+    use toolargs::toolbox::Toolbox;
+    let mut toolbox: Toolbox = Toolbox::new();
+    toolbox
+        .tool_sync("act", "Acts.", |args: ActionArgs| {
+            Ok::<_, String>(format!("{args:?}"))
+        })
+        .unwrap();
+    let call = |text: &str| ToolCall {
+        id: None,
+        name: "act".to_owned(),
+        arguments: Arguments::Text(text.to_owned()),
+        format: WireFormat::Plain,
+    };
+    let clean = action_args::clean(3);
+    let damaged = r#"{"command": "a &amp;amp; b", "action": "stop", "env": "{}"}"#;
+    let invalid = r#"{"command": "c", "action": "stop", "env": {}, "extra": 1}"#;
+    for (text, expected) in [
+        (clean.as_str(), Path::Clean),
+        (damaged, Path::Left),
+        (invalid, Path::Left),
+    ] {
+        let before = paths_taken();
+        let completed = toolbox.call_blocking(&(), call(text));
+        let after = paths_taken();
+        let taken = if after.clean > before.clean {
+            Path::Clean
+        } else if after.left > before.left {
+            Path::Left
+        } else {
+            Path::Never
+        };
+        assert_eq!(taken, expected, "{text}");
+        match (completed, ActionArgs::from_model(text)) {
+            (Ok(completed), Ok(parsed)) => {
+                assert_eq!(completed.output, format!("{:?}", parsed.value));
+                assert_eq!(completed.report, parsed.report);
+            }
+            (Err(_), Err(_)) => assert_eq!(expected, Path::Left),
+            (toolbox, alone) => panic!("{text}: toolbox {toolbox:?}, from_model {alone:?}"),
+        }
+    }
+    // A tool of a type that is never eligible is never tried.
+    toolbox
+        .tool_sync("flat", "Flattens.", |args: Flattens| {
+            Ok::<_, String>(args.name)
+        })
+        .unwrap();
+    let before = paths_taken();
+    let flat = ToolCall {
+        name: "flat".to_owned(),
+        ..call(r#"{"name": "n", "offset": 1}"#)
+    };
+    assert!(toolbox.call_blocking(&(), flat).is_ok());
+    assert_eq!(paths_taken().never, before.never + 1);
+}

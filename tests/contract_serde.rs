@@ -65,8 +65,8 @@ macro_rules! contract {
             }
         )*
 
-        fn all() -> Vec<(&'static str, bool, fn() -> Outcome)> {
-            vec![$((stringify!($ty), !aliases!($($aliases)?).is_empty(), (|| run::<$ty>(stringify!($ty), SUMMARY_CASES, unions!($($unions)?), aliases!($($aliases)?))) as fn() -> Outcome)),*]
+        fn all() -> Vec<(&'static str, bool, fn() -> Outcome, fn() -> String)> {
+            vec![$((stringify!($ty), !aliases!($($aliases)?).is_empty(), (|| run::<$ty>(stringify!($ty), SUMMARY_CASES, unions!($($unions)?), aliases!($($aliases)?))) as fn() -> Outcome, contract::eligibility::<$ty> as fn() -> String)),*]
         }
     };
 }
@@ -106,8 +106,10 @@ fn contract_summary() {
     let types = all();
     let mut total = contract::Counts::default();
     let mut failing = Vec::new();
+    let mut eligibility: std::collections::BTreeMap<String, usize> = Default::default();
     eprintln!("{} types, {SUMMARY_CASES} cases each", types.len());
-    for (name, has_aliases, runner) in &types {
+    for (name, has_aliases, runner, eligible) in &types {
+        *eligibility.entry(eligible()).or_default() += 1;
         let outcome = runner();
         report(name, &outcome);
         check_coverage(name, &outcome, *has_aliases);
@@ -118,6 +120,8 @@ fn contract_summary() {
         total.add(&outcome.counts);
     }
     eprintln!("{:<24} {}", "TOTAL", total.line());
+    eprintln!("clean path, types by eligibility: {eligibility:?}");
+    assert!(total.clean_path > 0, "the clean path read no call");
     eprintln!("types breaking the contract: {failing:?}");
     assert!(
         failing.is_empty(),

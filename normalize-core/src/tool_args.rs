@@ -115,6 +115,12 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
     /// with the default [`Options`]. Text that is empty or only JSON
     /// whitespace means no arguments (`{}`), as in every call format.
     ///
+    /// A clean call of a type whose contract model says everything serde
+    /// does is read in one pass by `Self::deserialize`, watched against the
+    /// model; anything that pass cannot vouch for takes the whole pipeline,
+    /// so the result is the same either way (the guide's "Clean calls are
+    /// read in one pass").
+    ///
     /// # Errors
     ///
     /// An [`ArgsError`] naming the phase that rejected the arguments.

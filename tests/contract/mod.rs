@@ -291,6 +291,11 @@ pub struct Counts {
     /// Branch 6: a generated value serde reads back as another one, whose
     /// serialization differs (must be rejected).
     pub shadowed: u32,
+    /// Calls `from_model` read by the clean path, left to the full path
+    /// after trying, and never tried (`__private::paths_taken`).
+    pub clean_path: u64,
+    pub clean_left: u64,
+    pub clean_never: u64,
 }
 
 impl Counts {
@@ -316,11 +321,14 @@ impl Counts {
         self.deserialize_fallbacks += other.deserialize_fallbacks;
         self.aliased += other.aliased;
         self.shadowed += other.shadowed;
+        self.clean_path += other.clean_path;
+        self.clean_left += other.clean_left;
+        self.clean_never += other.clean_never;
     }
 
     pub fn line(&self) -> String {
         format!(
-            "clean {:>3} | damaged {:>3} ({:>3} repairs) | unknown dropped {:>3} kept {:>3} refused {:>3} | wrong refused {:>3} accepted {:>3} lossy {:>3} | alias {:>3} | shadowed {:>3} | deserialize {:>2} | skipped {}",
+            "clean {:>3} | damaged {:>3} ({:>3} repairs) | unknown dropped {:>3} kept {:>3} refused {:>3} | wrong refused {:>3} accepted {:>3} lossy {:>3} | alias {:>3} | shadowed {:>3} | deserialize {:>2} | skipped {} | clean path {} left {} never {}",
             self.clean,
             self.damaged,
             self.damages,
@@ -333,7 +341,10 @@ impl Counts {
             self.aliased,
             self.shadowed,
             self.deserialize_fallbacks,
-            self.skipped
+            self.skipped,
+            self.clean_path,
+            self.clean_left,
+            self.clean_never
         )
     }
 }
@@ -390,6 +401,7 @@ pub fn run<T: Subject>(
         cases,
         ..Outcome::default()
     };
+    let before = toolargs::__private::paths_taken();
     for _ in 0..cases {
         let seed = seeds.next_u64();
         if let Err(problems) = check_case::<T>(seed, unions, aliases, &mut outcome.counts) {
@@ -403,7 +415,42 @@ pub fn run<T: Subject>(
             outcome.failures.push((seed, text.join("\n")));
         }
     }
+    let after = toolargs::__private::paths_taken();
+    outcome.counts.clean_path = after.clean - before.clean;
+    outcome.counts.clean_left = after.left - before.left;
+    outcome.counts.clean_never = after.never - before.never;
     outcome
+}
+
+/// Whether `T`'s calls may take the clean path, or the kind of reason
+/// they never do.
+pub fn eligibility<T: ToolArgs>() -> String {
+    match T::__contract().map(|compiled| &compiled.clean) {
+        Ok(Ok(())) => "eligible".to_owned(),
+        Ok(Err(why)) => format!("{why:?}")
+            .split('(')
+            .next()
+            .unwrap_or_default()
+            .to_owned(),
+        Err(_) => "no contract".to_owned(),
+    }
+}
+
+/// `T::from_model(text)`, which takes the clean path where it can, after
+/// checking that the full path alone gives the same result.
+///
+/// # Panics
+///
+/// When the two paths differ: the clean path must never change a result.
+pub fn from_model_both<T: Subject>(text: &str) -> Result<toolargs::Parsed<T>, toolargs::ArgsError> {
+    let result = T::from_model(text);
+    let full =
+        toolargs::__private::from_model_full::<T>(text.into(), &toolargs::Options::default());
+    assert_eq!(
+        result, full,
+        "the clean path and the full path differ on {text}"
+    );
+    result
 }
 
 /// The four branches.
@@ -485,7 +532,7 @@ fn shadowed<T: Subject>(generated: &T, unions: &[&str], counts: &mut Counts) -> 
     }
     counts.shadowed += 1;
     let text = sent.to_string();
-    match T::from_model(&text) {
+    match from_model_both::<T>(&text) {
         Err(ArgsError::Invalid(violations))
             if unions.is_empty()
                 || violations
@@ -515,7 +562,7 @@ fn clean<T: Subject>(v: &T) -> Result<(), String> {
             "CLEAN {text}\n  the schema shown, read by a second validator, refuses it: {why}"
         ));
     }
-    match T::from_model(&text) {
+    match from_model_both::<T>(&text) {
         Ok(parsed) if parsed.value == *v && parsed.report.is_clean() => Ok(()),
         Ok(parsed) => Err(format!(
             "CLEAN {text}\n  returned {:?}\n  expected {v:?}\n  report {:?}",
@@ -665,7 +712,7 @@ fn repaired_exactly<T: Subject>(
     undamaged: &str,
 ) -> Result<(), String> {
     let text = broken.to_string();
-    match T::from_model(&text) {
+    match from_model_both::<T>(&text) {
         Ok(parsed) => {
             let got = sorted(
                 parsed
@@ -826,7 +873,7 @@ fn unknown_key<T: Subject>(
     members.insert(UNKNOWN.to_owned(), injected);
     let pointer = format!("{at}/{UNKNOWN}");
     let text = mutated.to_string();
-    let got = T::from_model(&text);
+    let got = from_model_both::<T>(&text);
     let outcome = match serde_json::from_value::<T>(mutated.clone()) {
         // serde reads it without the key (perhaps as another untagged
         // variant, one that ignores it).
@@ -886,7 +933,7 @@ fn wrong_type<T: Subject>(
     let new = rng.pick(&replacements).clone();
     let mutated = with_replaced(j, &at, new);
     let text = mutated.to_string();
-    let got = T::from_model(&text);
+    let got = from_model_both::<T>(&text);
     let outcome = match serde_json::from_value::<T>(mutated.clone()) {
         Err(_) => {
             counts.wrong_refused += 1;
@@ -1014,7 +1061,7 @@ fn alias<T: Subject>(
     }
     counts.aliased += 1;
     let text = mutated.to_string();
-    match T::from_model(&text) {
+    match from_model_both::<T>(&text) {
         Ok(parsed) if parsed.value == *v && parsed.report.is_clean() => {}
         Ok(parsed) => {
             return Err(format!(
