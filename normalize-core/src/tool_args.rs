@@ -272,9 +272,8 @@ fn serialize_display<S: serde::Serializer>(
 /// [`ToolArgs::from_model_with`] by the full path alone: parse to a
 /// `Value`, normalize, validate, deserialize. Every call that leaves the
 /// clean path (`crate::clean_read`) ends here; tests compare the two paths
-/// through it.
-#[doc(hidden)]
-pub fn from_model_full<T: ToolArgs>(
+/// through it (`__private::from_model_full`).
+pub(crate) fn from_model_full<T: ToolArgs>(
     raw: RawArgs<'_>,
     options: &Options,
 ) -> Result<Parsed<T>, ArgsError> {

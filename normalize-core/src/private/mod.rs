@@ -6,6 +6,19 @@
 //! `Value` never captures it.
 
 pub use crate::clean_read::{Fallback, PathsTaken, paths_taken};
+
+/// `T::from_model_with` by the full path alone, never the clean one: how
+/// tests prove the two paths give the same result.
+///
+/// # Errors
+///
+/// As [`ToolArgs::from_model_with`].
+pub fn from_model_full<T: ToolArgs>(
+    raw: crate::tool_args::RawArgs<'_>,
+    options: &Options,
+) -> Result<crate::tool_args::Parsed<T>, crate::tool_args::ArgsError> {
+    crate::tool_args::from_model_full(raw, options)
+}
 pub use crate::contract::model::unknown_node;
 pub use crate::contract::{
     ContractError, EnumModel, FieldModel, Modeled, Node, StructModel, Tagging, VariantContent,
@@ -16,7 +29,6 @@ pub use crate::path::Path;
 pub use crate::plan::{JsonType, Loc, SchemaPlan, TypeSet};
 pub use crate::report::Report;
 pub use crate::tool_args::ToolArgs;
-pub use crate::tool_args::from_model_full;
 pub use crate::validate::Validator;
 pub use core::marker::PhantomData;
 pub use core::option::Option::{self, None, Some};
