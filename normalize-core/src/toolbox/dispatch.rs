@@ -90,22 +90,9 @@ impl<C: ?Sized> Toolbox<C> {
                 .check_size(text.len())
                 .map_err(|e| SyntaxError::limit(SyntaxKind::Arguments, &e))?;
         }
-        // A clean call of a typed tool is read in one pass; the value is
-        // still parsed, for the policy and the body, but neither normalized
-        // nor validated: the pass proved both would pass it unchanged.
-        let clean = match &call.arguments {
-            Arguments::Text(text) => self
-                .find(&call.name)
-                .filter(|tool| tool.strict.is_none() && tool.declared_validator.is_none())
-                .and_then(|tool| tool.body.read_clean(text, &self.options)),
-            Arguments::Value(_) => None,
-        };
         let (arguments, may_need_repair, read) = call
             .arguments
             .into_value_inspected(self.options.max_depth)?;
-        if let Some(typed) = clean {
-            return self.check_clean(context, call.id, &call.name, arguments, typed);
-        }
         self.check_arguments(
             context,
             call.id,
@@ -188,35 +175,6 @@ impl<C: ?Sized> Toolbox<C> {
             .body
             .decode(&arguments)
             .map_err(|v| invalid(tool, Violations(vec![v])))?;
-        self.decide(context, tool, id, arguments, typed, report)
-    }
-
-    /// A call [`Toolbox::check`] read in one pass (`crate::clean_read`):
-    /// only the policy is left to consult.
-    fn check_clean(
-        &self,
-        context: &C,
-        id: Option<String>,
-        name: &str,
-        arguments: Value,
-        typed: Typed,
-    ) -> Result<Checked<'_>, CallError> {
-        let tool = self
-            .find(name)
-            .ok_or_else(|| UnknownTool::new(name, self.names()))?;
-        self.decide(context, tool, id, arguments, Some(typed), Report::default())
-    }
-
-    /// The policy's decision on a call that passed every check before it.
-    fn decide<'t>(
-        &'t self,
-        context: &C,
-        tool: &'t Tool,
-        id: Option<String>,
-        arguments: Value,
-        typed: Option<Typed>,
-        report: Report,
-    ) -> Result<Checked<'t>, CallError> {
         // Policy: sees exactly what the body will receive.
         let decision = self.policy.evaluate(&PolicyRequest::new(
             context,

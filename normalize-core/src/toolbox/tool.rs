@@ -27,13 +27,6 @@ pub(crate) trait Body: Send + Sync {
     /// Deserializes the arguments into the body's type (typed tools), or
     /// nothing (dynamic tools).
     fn decode(&self, arguments: &Value) -> Result<Option<Typed>, Violation>;
-    /// The typed arguments read from clean text in one pass
-    /// (`crate::clean_read`), or `None`: then the arguments take the whole
-    /// pipeline (a dynamic tool's always do).
-    fn read_clean(&self, text: &str, options: &Options) -> Option<Typed> {
-        let _ = (text, options);
-        None
-    }
     /// Runs the body.
     fn run(&self, arguments: Value, typed: Option<Typed>) -> BodyFuture;
 }
@@ -127,12 +120,6 @@ where
             Ok(typed) => Ok(Some(Box::new(typed))),
             Err((pointer, message)) => Err(Violation::refused_by_type(pointer, message)),
         }
-    }
-
-    fn read_clean(&self, text: &str, options: &Options) -> Option<Typed> {
-        let eligible = T::__contract().is_ok_and(|compiled| compiled.clean.is_ok());
-        crate::clean_read::read::<T>(text, options, eligible, T::__node())
-            .map(|typed| Box::new(typed) as Typed)
     }
 
     fn run(&self, _arguments: Value, typed: Option<Typed>) -> BodyFuture {
