@@ -320,7 +320,7 @@ impl<'g> Annotator<'g> {
                     schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value()
                 });
                 if let Value::Object(form) = form {
-                    if super::flatten::takes_any_member(&form) {
+                    if takes_any_member(&form) {
                         self.claimed.push(EVERYTHING.to_owned());
                     }
                 }
@@ -1038,4 +1038,16 @@ pub fn open(schema: &mut Value) {
 fn schema_has_no_members(schema: &Value) -> bool {
     schema.get("properties").is_none()
         && schema.get("type").and_then(Value::as_str) != Some("object")
+}
+
+/// Whether an object schema takes members it does not name (a map, a
+/// flattened map): a `false` there takes none.
+pub(super) fn takes_any_member(map: &Map<String, Value>) -> bool {
+    [
+        "additionalProperties",
+        "unevaluatedProperties",
+        "patternProperties",
+    ]
+    .iter()
+    .any(|k| map.get(*k).is_some_and(|v| v != &Value::Bool(false)))
 }

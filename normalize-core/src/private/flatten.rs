@@ -38,7 +38,7 @@
 
 use super::annotate::{
     Annotator, EVERYTHING, Place, Sibling, add_dependent_schema, alias_of, locate, place_mut,
-    push_index,
+    push_index, takes_any_member,
 };
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
@@ -1024,18 +1024,6 @@ pub fn own_field_first(
 
 /// The closure that applies a flattened type's own annotations to its schema.
 pub type Annotate<'a> = &'a mut dyn FnMut(&mut Value, &mut Annotator<'_>);
-
-/// Whether an object schema takes members it does not name (a map, a
-/// flattened map): a `false` there takes none.
-pub(super) fn takes_any_member(map: &Map<String, Value>) -> bool {
-    [
-        "additionalProperties",
-        "unevaluatedProperties",
-        "patternProperties",
-    ]
-    .iter()
-    .any(|k| map.get(*k).is_some_and(|v| v != &Value::Bool(false)))
-}
 
 /// What any member of the flattened struct `whole` requires of the object:
 /// the struct's rules without its members' own schemas (those stay in the
