@@ -324,15 +324,21 @@ fn each_fallback_condition_keeps_its_types_on_the_full_path() {
     }
     let keyword = |name: &'static str| move |f: &Fallback| *f == Fallback::Keyword(name.into());
     never::<Flattens>(r#"{"name": "a", "offset": 1}"#, |f| *f == Fallback::Flatten);
-    never::<Untagged>(r#"{"either": 1}"#, |f| *f == Fallback::Opaque);
+    never::<Untagged>(r#"{"either": 1}"#, |f| {
+        *f == Fallback::Opaque("Untagged.either".into())
+    });
     never::<Internal>(r#"{"shape": {"kind": "Circle", "radius": 1}}"#, |f| {
         *f == Fallback::BufferedEnum
     });
     never::<Adjacent>(r#"{"tagged": {"kind": "Count", "value": 1}}"#, |f| {
         *f == Fallback::BufferedEnum
     });
-    never::<With>(r#"{"name": "a"}"#, |f| *f == Fallback::Opaque);
-    never::<WithoutDerive>(r#"{"length": 1.5}"#, |f| *f == Fallback::Opaque);
+    never::<With>(r#"{"name": "a"}"#, |f| {
+        *f == Fallback::Opaque("With.name".into())
+    });
+    never::<WithoutDerive>(r#"{"length": 1.5}"#, |f| {
+        *f == Fallback::Opaque("WithoutDerive.length".into())
+    });
     never::<Wide>(r#"{"big": 1}"#, |f| *f == Fallback::WideInteger);
     never::<Set>(r#"{"ids": [1, 1]}"#, keyword("uniqueItems"));
     never::<IntegerKeys>(r#"{"counts": {"1": "a", "01": "b"}}"#, |f| {

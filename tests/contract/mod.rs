@@ -427,11 +427,16 @@ pub fn run<T: Subject>(
 pub fn eligibility<T: ToolArgs>() -> String {
     match T::__contract().map(|compiled| &compiled.clean) {
         Ok(Ok(())) => "eligible".to_owned(),
-        Ok(Err(why)) => format!("{why:?}")
-            .split('(')
-            .next()
-            .unwrap_or_default()
-            .to_owned(),
+        Ok(Err(why)) => {
+            if std::env::var_os("TOOLARGS_CLEAN_WHY").is_some() {
+                eprintln!("{}: {why}", std::any::type_name::<T>());
+            }
+            format!("{why:?}")
+                .split('(')
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        }
         Err(_) => "no contract".to_owned(),
     }
 }

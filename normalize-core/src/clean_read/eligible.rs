@@ -19,8 +19,9 @@ use std::fmt;
 pub enum Fallback {
     /// Somewhere serde reads a value its own way, unseen by the model: a
     /// type without the derive, `with`/`deserialize_with`, `from`/
-    /// `try_from`, an untagged enum.
-    Opaque,
+    /// `try_from`, an untagged enum. Where: the struct and field (or enum
+    /// and variant) whose value it is, `""` at the root.
+    Opaque(String),
     /// A flattened field: serde buffers the members it collects.
     Flatten,
     /// An internally or adjacently tagged enum: serde buffers the object
@@ -39,7 +40,7 @@ pub enum Fallback {
 impl fmt::Display for Fallback {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Fallback::Opaque => f.write_str("a value serde reads its own way"),
+            Fallback::Opaque(at) => write!(f, "a value serde reads its own way, at `{at}`"),
             Fallback::Flatten => f.write_str("a flattened field"),
             Fallback::BufferedEnum => f.write_str("an internally or adjacently tagged enum"),
             Fallback::WideInteger => f.write_str("a 128-bit integer"),
@@ -53,7 +54,7 @@ impl fmt::Display for Fallback {
 /// and whose schema is `schema` (its validator's, aliases included).
 pub(crate) fn check(root: &'static Node, schema: &Value) -> Result<(), Fallback> {
     let mut model = Model::default();
-    model.visit(root)?;
+    model.visit(root, "")?;
     let mut walk = Walk {
         model: &model,
         result: Ok(()),
@@ -70,13 +71,14 @@ struct Model {
 }
 
 impl Model {
-    fn visit(&mut self, node: &'static Node) -> Result<(), Fallback> {
+    /// Visits `node`, found at `at` (a struct's field, an enum's variant).
+    fn visit(&mut self, node: &'static Node, at: &str) -> Result<(), Fallback> {
         match node.resolve() {
             Node::Integer | Node::Scalar | Node::FreeForm => Ok(()),
             Node::WideInteger => Err(Fallback::WideInteger),
-            Node::Unknown => Err(Fallback::Opaque),
-            Node::Option(inner) | Node::Seq(inner) | Node::Map(inner) => self.visit(inner()),
-            Node::Tuple(nodes) => nodes.iter().try_for_each(|node| self.visit(node())),
+            Node::Unknown => Err(Fallback::Opaque(at.to_owned())),
+            Node::Option(inner) | Node::Seq(inner) | Node::Map(inner) => self.visit(inner(), at),
+            Node::Tuple(nodes) => nodes.iter().try_for_each(|node| self.visit(node(), at)),
             Node::Struct(model) => self.structure(model),
             Node::Enum(model) => {
                 if self.enums.iter().any(|seen| std::ptr::eq(*seen, *model)) {
@@ -87,11 +89,12 @@ impl Model {
                 }
                 self.enums.push(model);
                 for variant in model.variants.iter().filter(|v| !v.skipped) {
+                    let at = format!("{}::{}", model.name, variant.name);
                     match &variant.content {
                         VariantContent::Unit => {}
-                        VariantContent::Newtype(node) => self.visit(node())?,
+                        VariantContent::Newtype(node) => self.visit(node(), &at)?,
                         VariantContent::Tuple(nodes) => {
-                            nodes.iter().try_for_each(|node| self.visit(node()))?;
+                            nodes.iter().try_for_each(|node| self.visit(node(), &at))?;
                         }
                         VariantContent::Struct(model) => self.structure(model)?,
                     }
@@ -100,7 +103,7 @@ impl Model {
             }
             // `resolve` goes through every `Same`; a new kind of node is
             // not known to be clean.
-            _ => Err(Fallback::Opaque),
+            _ => Err(Fallback::Opaque(at.to_owned())),
         }
     }
 
@@ -113,7 +116,7 @@ impl Model {
             if field.flatten {
                 return Err(Fallback::Flatten);
             }
-            self.visit((field.node)())?;
+            self.visit((field.node)(), &format!("{}.{}", model.name, field.wire))?;
         }
         Ok(())
     }

@@ -231,7 +231,8 @@ modeled!(Node::WideInteger => u128, i128);
 modeled!(Node::Integer => std::num::NonZeroU8, std::num::NonZeroU16, std::num::NonZeroU32,
     std::num::NonZeroU64, std::num::NonZeroUsize, std::num::NonZeroI8, std::num::NonZeroI16,
     std::num::NonZeroI32, std::num::NonZeroI64, std::num::NonZeroIsize);
-modeled!(Node::Scalar => f32, f64, bool, char, String, Box<str>, Rc<str>, Arc<str>);
+modeled!(Node::Scalar => f32, f64, bool, char, String, Box<str>, Rc<str>, Arc<str>, (),
+    std::path::PathBuf);
 modeled!(Node::FreeForm => serde_json::Value, serde_json::Map<String, serde_json::Value>);
 
 impl Modeled for std::borrow::Cow<'static, str> {
