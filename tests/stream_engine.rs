@@ -806,3 +806,48 @@ fn bytes_that_are_not_utf8_get_the_parsers_error_on_the_bytes() {
         }
     }
 }
+
+/// A Rust integer refuses a number written with a fraction or an exponent
+/// (`5.0`, `5e0`), which JSON Schema's `integer` takes: the contract model
+/// says so, and the stream says it as the number completes, in the words
+/// the whole call gets. A float field takes `5.0`.
+#[test]
+fn an_integer_written_with_a_fraction_is_refused_as_the_number_completes() {
+    #[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+    struct Measure {
+        count: u32,
+        ratio: f64,
+        items: Vec<Item>,
+    }
+    #[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+    struct Item {
+        size: Option<i64>,
+    }
+    for (text, number) in [
+        (r#"{"count": 5.0, "ratio": 1, "items": []}"#, "5.0"),
+        (r#"{"ratio": 1.5, "count": 5e0, "items": []}"#, "5e0"),
+        (
+            r#"{"count": 1, "ratio": 2.0, "items": [{"size": 1}, {"size": -2.5}]}"#,
+            "-2.5",
+        ),
+    ] {
+        // The number ends at the byte after it.
+        let after = text.find(number).unwrap() + number.len() + 1;
+        let (received, early) = first_early::<Measure>(text, true).expect("refused early");
+        assert_eq!(received, after, "{text}");
+        let whole = violations(&Measure::from_model(text).unwrap_err());
+        let early = violations(&early);
+        assert_eq!(early.len(), 1);
+        assert!(
+            whole.contains(&early[0]),
+            "{text}: {early:?} not in {whole:?}"
+        );
+        // Certain once the enclosing objects close without the key again.
+        let (_, certain) = first_early::<Measure>(text, false).expect("certain at the end");
+        assert_eq!(violations(&certain), early);
+    }
+    // A float field takes `5.0`; an integer field `5`: nothing early.
+    let fine = r#"{"count": 5, "ratio": 5.0, "items": [{"size": 7}]}"#;
+    assert!(first_early::<Measure>(fine, true).is_none());
+    assert!(Measure::from_model(fine).is_ok());
+}

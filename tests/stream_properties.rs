@@ -2,7 +2,8 @@
 //! contract suite's derived types (`tests/contract`): generated calls,
 //! clean, damaged (escaped strings, containers sent as JSON text, broken
 //! syntax) and invalid (an undeclared key, a leaf of another type, a
-//! string outside an enum, an undeclared key and a wrong leaf together),
+//! string outside an enum, an undeclared key and a wrong leaf together, an
+//! integer written with a fraction or an exponent),
 //! each fed in every two-way split, in one-byte
 //! deltas and in random multi-way splits.
 //!
@@ -236,6 +237,24 @@ fn texts<T: Subject>(j: &Value, rng: &mut Rng) -> Vec<(String, &'static str)> {
         let replacement = rng.pick(&candidates).clone();
         let mutated = with_replaced(j, &at, replacement.clone());
         out.push((mutated.to_string(), "wrong leaf"));
+        // An integer written with a fraction or an exponent: refused where
+        // the Rust type is an integer, as early as the number completes.
+        let integers: Vec<&String> = all
+            .iter()
+            .filter(|at| j.pointer(at).is_some_and(|v| v.is_u64() || v.is_i64()))
+            .collect();
+        if !integers.is_empty() {
+            let at = *rng.pick(&integers);
+            let n = j.pointer(at).cloned().unwrap_or(Value::Null);
+            let marker = Value::from("\u{1}integer\u{1}");
+            let text = with_replaced(j, at, marker.clone()).to_string();
+            let written = *rng.pick(&["{n}.0", "{n}e0", "{n}.5", "{n}E+1"]);
+            let written = written.replace("{n}", &n.to_string());
+            out.push((
+                text.replace(&marker.to_string(), &written),
+                "integer written",
+            ));
+        }
         // Both at once: a finding early in the text must stand whatever
         // fails after it (a wrong tag can change how a union is reported).
         if let Some(unknown) = &unknown {

@@ -1067,6 +1067,7 @@ impl<'s> Core<'s> {
                         || !declared.contains(JsonType::of(&value))
                         || site.constrains_value()
                         || (value.is_string() && declared.wants_json())
+                        || (site.integer && value.is_f64())
                 });
             if wanted {
                 self.inspect_scalar(plan, &loc, site, &value, (location, on_event), depth);
@@ -1106,9 +1107,13 @@ impl<'s> Core<'s> {
             std::borrow::Cow::Owned(copy)
         };
         if let Some(site) = site {
+            // A number with a fraction or an exponent where an integer is
+            // declared: the validator says whether it is refused (`5.5`
+            // always; `5.0` where the model has a Rust integer).
             let refused = site.never
                 || !declared.contains(JsonType::of(&normalized))
-                || site.refuses_value(&normalized);
+                || site.refuses_value(&normalized)
+                || (site.integer && normalized.is_f64());
             if refused {
                 self.report(normalized.as_ref().clone(), depth, depth, true);
             }

@@ -90,7 +90,11 @@
 //!   string is entity-decoded, or JSON-decoded where the location declares
 //!   an array or object) whose type the location does not declare, or
 //!   that is outside its `enum`/`const`; and an array or object where the
-//!   location declares neither, once complete.
+//!   location declares neither, once complete;
+//! - a number written with a fraction or an exponent where the location
+//!   declares `integer`, once complete (the byte after it): `5.5` always,
+//!   and `5.0` or `5e0` where a derived type's contract model reads a Rust
+//!   integer there, which refuses them (`crate::contract`).
 //!
 //! Only where the schema there is known before the value is complete: every
 //! enclosing location's subschemas apply whatever the rest of the value is

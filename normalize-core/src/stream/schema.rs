@@ -82,6 +82,10 @@ pub(crate) struct Site<'s> {
     /// The `enum` lists and `const` values of the parts.
     enums: Vec<&'s [Value]>,
     consts: Vec<&'s Value>,
+    /// Some part says `"type": "integer"`: a number written with a fraction
+    /// or an exponent is worded by the validator, which knows (from a
+    /// derived type's model) whether serde's integer refuses `5.0` there.
+    pub(crate) integer: bool,
     /// Declared members (closed sites only).
     members: Members,
     /// What an undeclared member gets.
@@ -432,9 +436,15 @@ impl<'s> Builder<'s> {
                 consts.push(value);
             }
         }
+        let integer = parts.iter().any(|part| match part.get("type") {
+            Some(Value::String(name)) => name == "integer",
+            Some(Value::Array(names)) => names.iter().any(|name| name == "integer"),
+            _ => false,
+        });
         let site = &mut self.sites[id as usize];
         site.enums = enums;
         site.consts = consts;
+        site.integer = integer;
         site.only_unions = site.open_by_unions_only
             && parts.iter().all(|part| {
                 !part.keys().any(|keyword| {
