@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use toolargs::ToolArgs;
-use toolargs::testing::{check_with, damaged_inputs, plan_of};
+use toolargs_testkit::{check_with, damaged_inputs, plan_of};
 
 // ---- the derived types ----
 
