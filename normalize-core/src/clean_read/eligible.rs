@@ -9,6 +9,7 @@
 //! `f32`'s finite range, a `char`'s single character, a tuple's length, a
 //! variant's name), and each object's `required` is what serde requires.
 
+use crate::closing::ANNOTATIONS;
 use crate::contract::model::{EnumModel, Node, StructModel, Tagging, VariantContent};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -139,22 +140,12 @@ struct Walk<'m> {
     result: Result<(), Fallback>,
 }
 
-/// Keywords that say structure serde's read follows, or say nothing the
-/// validator asserts.
+/// Keywords that say structure serde's read follows (besides the
+/// annotations, `crate::closing::ANNOTATIONS`, which say nothing the
+/// validator asserts).
 const STRUCTURE: &[&str] = &[
-    "$schema",
-    "$id",
-    "$ref",
     "$defs",
     "definitions",
-    "$comment",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
     "type",
     "properties",
     "required",
@@ -211,7 +202,7 @@ impl Walk<'_> {
                         .as_array()
                         .is_some_and(|v| self.model.variant_names(v)) => {}
                 "const" if self.model.variant_names(std::slice::from_ref(value)) => {}
-                known if STRUCTURE.contains(&known) => {}
+                known if STRUCTURE.contains(&known) || ANNOTATIONS.contains(&known) => {}
                 // Keywords of ours the validator asserts, then the rest of
                 // JSON Schema's assertions; any other keyword is an
                 // annotation the validator ignores.
