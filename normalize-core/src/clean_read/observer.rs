@@ -14,8 +14,7 @@
 //!   does not);
 //! - a unit variant written as `{"Variant": null}` (serde_json takes it, the
 //!   schema does not), a variant named by an alias;
-//! - an `f32` that rounds to infinity (the schema bounds it).
-//!
+//! - an `f32` that rounds to infinity (the schema bounds it);
 //! - a string normalization would change (a character reference, JSON in a
 //!   string), checked as decoded, so an escape cannot hide one;
 //! - nesting deeper than the caller's stack is trusted with.
