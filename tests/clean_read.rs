@@ -377,3 +377,21 @@ fn free_form_values_are_read_clean_as_the_full_path_reads_them() {
         assert_eq!(path_of::<Free>(call), Path::Left, "{call}");
     }
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolArgs)]
+struct Reshaped {
+    /// serde reads any value; the schema says an array of strings.
+    #[schemars(with = "Vec<String>")]
+    labels: serde_json::Value,
+}
+
+#[test]
+fn a_field_whose_schema_comes_from_elsewhere_keeps_its_type_on_the_full_path() {
+    // serde takes `5` into a `Value`; the schema the model is shown, and
+    // validated against, refuses it.
+    let fallback = fallback_of::<Reshaped>().expect_err("never eligible");
+    assert_eq!(fallback, Fallback::Opaque("Reshaped.labels".into()));
+    assert_eq!(path_of::<Reshaped>(r#"{"labels": 5}"#), Path::Never);
+    assert!(Reshaped::from_model(r#"{"labels": 5}"#).is_err());
+    assert!(Reshaped::from_model(r#"{"labels": ["a"]}"#).is_ok());
+}

@@ -20,6 +20,9 @@ pub struct Input<'a> {
     pub transparent: bool,
     /// `#[serde(from/try_from)]`: serde reads another type.
     pub converted: bool,
+    /// A `#[schemars(...)]` on the container that may make its schema say
+    /// other than what serde reads (`with`, `transform`, `extend`, ...).
+    pub reshaped: bool,
     /// `#[serde(default)]` on the container.
     pub default: bool,
     /// How the normalizer is generated.
@@ -364,6 +367,7 @@ impl<'a> Input<'a> {
             transparent: container.attrs.transparent(),
             converted: container.attrs.type_from().is_some()
                 || container.attrs.type_try_from().is_some(),
+            reshaped: container_effect != SchemarsEffect::Annotation,
             default: !matches!(container.attrs.default(), serde_attr::Default::None),
             body,
             fields,

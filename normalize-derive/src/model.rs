@@ -42,7 +42,9 @@ fn node(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
         &ir.original.data,
         syn::Data::Struct(data) if matches!(data.fields, syn::Fields::Named(_))
     );
-    if ir.converted {
+    // serde reads another type, or the schema may say other than serde
+    // reads: nothing is known that both follow.
+    if ir.converted || ir.reshaped {
         return quote!(#krate::Node::Unknown);
     }
     if ir.transparent {
@@ -92,6 +94,16 @@ fn enum_node(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
         }
         Tagging::Untagged => return quote!(#krate::Node::Unknown),
     };
+    // A variant whose schema comes from elsewhere may say other than what
+    // serde reads: the enum is then not known.
+    if let syn::Data::Enum(data) = &ir.original.data {
+        let reshaped = data.variants.iter().any(|v| {
+            crate::attr::schemars_effect(&v.attrs) != crate::attr::SchemarsEffect::Annotation
+        });
+        if reshaped {
+            return quote!(#krate::Node::Unknown);
+        }
+    }
     let variants = ir.variants.iter().enumerate().map(|(v, variant)| {
         let name = &variant.name;
         let aliases = &variant.aliases;
@@ -170,9 +182,11 @@ fn struct_model<'f, 'a: 'f>(
 }
 
 /// The function giving a field's node: its type's, unless serde reads it
-/// another way (`with`, `deserialize_with`).
+/// another way (`with`, `deserialize_with`) or its schema comes from
+/// elsewhere (`#[schemars(with/schema_with)]` and other reshaping
+/// attributes), which may say other than what its type reads.
 fn field_node(field: &Field<'_>, krate: &TokenStream) -> TokenStream {
-    if field.read_elsewhere {
+    if field.read_elsewhere || field.schema_elsewhere {
         return quote!(#krate::unknown_node);
     }
     let ty = &field.original.ty;
