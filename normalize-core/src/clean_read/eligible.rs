@@ -18,10 +18,12 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Fallback {
-    /// Somewhere serde reads a value its own way, unseen by the model: a
+    /// Somewhere serde reads a value its own way, unseen by the model (a
     /// type without the derive, `with`/`deserialize_with`, `from`/
-    /// `try_from`, an untagged enum. Where: the struct and field (or enum
-    /// and variant) whose value it is, `""` at the root.
+    /// `try_from`, an untagged enum, a generic type's own root), or the
+    /// schema there comes from elsewhere (`#[schemars(with)]`). Where: the
+    /// struct and field (or enum and variant) whose value it is, `""` at the
+    /// root.
     Opaque(String),
     /// A flattened field: serde buffers the members it collects.
     Flatten,
@@ -41,7 +43,10 @@ pub enum Fallback {
 impl fmt::Display for Fallback {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Fallback::Opaque(at) => write!(f, "a value serde reads its own way, at `{at}`"),
+            Fallback::Opaque(at) => write!(
+                f,
+                "a value serde reads its own way, or with a schema from elsewhere, at `{at}`"
+            ),
             Fallback::Flatten => f.write_str("a flattened field"),
             Fallback::BufferedEnum => f.write_str("an internally or adjacently tagged enum"),
             Fallback::WideInteger => f.write_str("a 128-bit integer"),
