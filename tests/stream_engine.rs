@@ -851,3 +851,46 @@ fn an_integer_written_with_a_fraction_is_refused_as_the_number_completes() {
     assert!(first_early::<Measure>(fine, true).is_none());
     assert!(Measure::from_model(fine).is_ok());
 }
+
+/// Internally tagged, with an enum member in a branch: the tag cannot pick
+/// the branch for the members below it (a bad `mode` is reported at the
+/// union), but a tag no branch allows fails every branch at the tag, which
+/// the whole call reports whatever follows: refused as the tag completes.
+#[test]
+fn a_tag_outside_every_branch_is_refused_as_it_completes() {
+    #[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    enum Job {
+        Scan { mode: Mode, depth: u32 },
+        Stop { reason: String },
+    }
+    for (text, tag) in [
+        (
+            r#"{"type": "zzz", "mode": "warp", "depth": "x", "zz": 1}"#,
+            r#""zzz""#,
+        ),
+        (r#"{"reason": 1, "type": "Scan"}"#, r#""Scan""#),
+        (r#"{"type": 5, "mode": "fast"}"#, "5"),
+    ] {
+        // A string completes at its closing quote; a number at the byte
+        // after it.
+        let end = text.find(tag).unwrap() + tag.len() + usize::from(!tag.starts_with('"'));
+        let (received, early) = first_early::<Job>(text, true).expect("refused early");
+        assert_eq!(received, end, "{text}");
+        let whole = violations(&Job::from_model(text).unwrap_err());
+        assert_eq!(violations(&early), whole, "{text}");
+        assert_eq!(whole[0].pointer, "/type");
+    }
+    // Sent again with a good value, the tag no longer fails: the finding
+    // was provisional, and falls.
+    let again = r#"{"type": "zzz", "type": "stop", "reason": "x"}"#;
+    let mut call = ArgsStream::<Job>::new();
+    call.push(again);
+    assert!(call.provisional().is_none() && call.rejection().is_none());
+    assert_eq!(call.finish(), Job::from_model(again));
+    // A tag a branch allows decides nothing early here (the bad `mode` is
+    // reported at the union, not at `/mode`).
+    let good_tag = r#"{"type": "scan", "mode": "warp", "depth": 1}"#;
+    assert!(first_early::<Job>(good_tag, true).is_none());
+    assert!(Job::from_model(good_tag).is_err());
+}

@@ -893,6 +893,35 @@ impl<'s> Core<'s> {
         self.take_branch(decided, bound, tag);
     }
 
+    /// A tag (a member every object branch of the innermost object's union
+    /// fixes) whose value no branch allows: refused as it completes, in the
+    /// validator's words. A value normalization would change is left to
+    /// the end; a tag sent again later drops the finding (`report`).
+    fn refuse_outside_every_tag(&mut self, value: &Value, depth: usize) {
+        let Some(sites) = self.checks.sites else {
+            return;
+        };
+        let Some((frame, outer)) = self.frames.split_last() else {
+            return;
+        };
+        // The union's object itself is undecided (not `checked`); what
+        // encloses it must be, as for every other finding (`checking`).
+        let enclosing = outer.last().is_none_or(|parent| parent.checked);
+        if self.certain.is_some() || self.wordings >= MAX_WORDINGS || !enclosing {
+            return;
+        }
+        let Some(union) = frame.slot.site else {
+            return;
+        };
+        let plain = match value {
+            Value::String(text) => !crate::entities::has_reference_candidate(text.as_bytes()),
+            _ => true,
+        };
+        if frame.object && plain && sites.outside_every_tag(union, &frame.key, value) {
+            self.report(value.clone(), depth, depth, true);
+        }
+    }
+
     /// The innermost object's union takes the branch whose site is
     /// `decided`, bound to `bound`, as `tagging` says.
     fn take_branch(&mut self, decided: SiteId, bound: Bound, tagging: Tagging) {
@@ -1046,6 +1075,7 @@ impl<'s> Core<'s> {
         if awaiting {
             self.decide_by_tag(&value);
         }
+        self.refuse_outside_every_tag(&value, depth);
         let (location, on_event) = if loud {
             (location, on_event)
         } else {

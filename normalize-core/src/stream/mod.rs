@@ -94,7 +94,14 @@
 //! - a number written with a fraction or an exponent where the location
 //!   declares `integer`, once complete (the byte after it): `5.5` always,
 //!   and `5.0` or `5e0` where a derived type's contract model reads a Rust
-//!   integer there, which refuses them (`crate::contract`).
+//!   integer there, which refuses them (`crate::contract`);
+//! - a tag no branch allows: where every object branch of a union fixes one
+//!   member to string values of its own (serde's internally and adjacently
+//!   tagged enums), a value of that member outside them all, once complete
+//!   (a string at its closing quote, anything else at the byte after it),
+//!   whatever the branches constrain besides: every branch fails at the
+//!   tag, and the validator reports it there whatever follows. A value
+//!   normalization would change is left to the end.
 //!
 //! Only where the schema there is known before the value is complete: every
 //! enclosing location's subschemas apply whatever the rest of the value is

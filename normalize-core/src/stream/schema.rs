@@ -68,6 +68,12 @@ pub(crate) struct Site<'s> {
     /// Where an object's union is decided by a tag member instead: its
     /// name, and the site each of its values selects.
     tagged: Option<Tagged<'s>>,
+    /// Where every object branch fixes one member to string values of its
+    /// own (serde's internal and adjacent tags), whatever else the branches
+    /// constrain: that member's name and every branch's values. A value
+    /// outside them all fails every branch at the tag, which is where the
+    /// validator reports it, whatever the other members hold.
+    tag_values: Option<(Box<str>, Vec<&'s Value>)>,
     /// Where an object's union is decided by which one member it holds
     /// instead (serde's externally tagged enums): each branch's member
     /// name, and the site with that branch.
@@ -170,6 +176,16 @@ impl<'s> Sites<'s> {
     /// one does (see [`Sites::by_tag`]).
     pub(crate) fn tag_key(&self, site: SiteId) -> Option<&str> {
         self.site(site).tagged.as_ref().map(|tagged| &*tagged.key)
+    }
+
+    /// Whether `value`, sent as member `key` of an object at `site`, is a
+    /// tag no branch of the object's union allows: every branch then fails
+    /// at the tag, and the validator reports the tag whatever follows.
+    pub(crate) fn outside_every_tag(&self, site: SiteId, key: &str, value: &Value) -> bool {
+        match &self.site(site).tag_values {
+            Some((tag, values)) => **tag == *key && !values.contains(&value),
+            None => false,
+        }
     }
 
     /// The site of an object at `site` whose tag member is `value`: the
@@ -749,6 +765,17 @@ impl<'s> Builder<'s> {
             .map(|(name, _)| name)
             .find(|name| own.iter().all(|site| tag_values(site, name).is_some()));
         let Some(key) = key else { return };
+        // Every branch's values of the tag, each branch's apart from the
+        // others' (a member every branch fixes alike tells none apart).
+        let mut every: Vec<&'s Value> = Vec::new();
+        let mut apart = true;
+        for site in &own {
+            for value in tag_values(site, key).unwrap_or_default() {
+                apart &= !every.contains(&value);
+                every.push(value);
+            }
+        }
+        let every_tag = apart.then(|| (Box::<str>::from(key), every));
         let mut seen: Vec<&Value> = Vec::new();
         let mut table = Vec::new();
         for (site, (_, with, _)) in own.iter().zip(branches) {
@@ -770,9 +797,12 @@ impl<'s> Builder<'s> {
             seen.extend(values);
             table.push((values, *with));
         }
-        if table.len() == branches.len() {
-            let key = Box::from(key);
-            self.sites[id as usize].tagged = Some(Tagged {
+        let complete = table.len() == branches.len();
+        let key = Box::from(key);
+        let site = &mut self.sites[id as usize];
+        site.tag_values = every_tag;
+        if complete {
+            site.tagged = Some(Tagged {
                 key,
                 branches: table,
             });
