@@ -904,20 +904,23 @@ impl<'s> Core<'s> {
         let Some((frame, outer)) = self.frames.split_last() else {
             return;
         };
+        // Most scalars are no tag: the site's tag is asked first.
+        let tag = frame.object
+            && frame
+                .slot
+                .site
+                .is_some_and(|union| sites.outside_every_tag(union, &frame.key, value));
+        if !tag {
+            return;
+        }
         // The union's object itself is undecided (not `checked`); what
         // encloses it must be, as for every other finding (`checking`).
         let enclosing = outer.last().is_none_or(|parent| parent.checked);
-        if self.certain.is_some() || self.wordings >= MAX_WORDINGS || !enclosing {
-            return;
-        }
-        let Some(union) = frame.slot.site else {
-            return;
-        };
         let plain = match value {
             Value::String(text) => !crate::entities::has_reference_candidate(text.as_bytes()),
             _ => true,
         };
-        if frame.object && plain && sites.outside_every_tag(union, &frame.key, value) {
+        if self.certain.is_none() && self.wordings < MAX_WORDINGS && enclosing && plain {
             self.report(value.clone(), depth, depth, true);
         }
     }
