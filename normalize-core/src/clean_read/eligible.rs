@@ -127,15 +127,18 @@ impl Model {
         Ok(())
     }
 
+    /// Whether serde reads `name` as a variant of an enum of the model.
+    fn variant_name(&self, name: &str) -> bool {
+        self.enums
+            .iter()
+            .any(|model| model.variants.iter().any(|v| v.named(name)))
+    }
+
     /// Whether `values` are all names of variants the model reads.
     fn variant_names(&self, values: &[Value]) -> bool {
-        values.iter().all(|value| {
-            value.as_str().is_some_and(|name| {
-                self.enums
-                    .iter()
-                    .any(|model| model.variants.iter().any(|v| v.named(name)))
-            })
-        })
+        values
+            .iter()
+            .all(|value| value.as_str().is_some_and(|name| self.variant_name(name)))
     }
 }
 
@@ -246,9 +249,7 @@ impl Walk<'_> {
         let is_variant = properties.len() == 1
             && required.len() == 1
             && properties.contains_key(required[0])
-            && self
-                .model
-                .variant_names(&[Value::String(required[0].to_owned())]);
+            && self.model.variant_name(required[0]);
         if !is_struct && !is_variant {
             let names: Vec<&str> = properties.keys().map(String::as_str).collect();
             self.refuse(Fallback::Unmatched(format!("members {names:?}")));
