@@ -399,6 +399,55 @@ fn tagged_enum_variants_and_generic_arguments_have_their_integers_checked() {
     }
 }
 
+/// Inside a tagged enum, serde refuses a repeated key where a struct reads
+/// it: a struct variant's field, an internally tagged variant's tag or
+/// field, an adjacently tagged enum's tag or content, and any second key of
+/// an externally tagged enum's object (which holds exactly one).
+#[test]
+fn a_repeated_key_inside_a_tagged_enum_is_refused_as_serde_refuses_it() {
+    let clean = r#"{"steps": [{"wait": 1}, {"move": {"x": -1, "y": 2}}, "stop"],
+        "shape": {"kind": "square", "side": 3}, "event": {"t": "Count", "c": 7}, "page": {"items": [1]}}"#;
+    for (text, pointer) in [
+        (
+            clean.replace(r#""x": -1"#, r#""x": -1, "x": 2"#),
+            "/steps/1/move/x",
+        ),
+        (
+            clean.replace(r#"{"wait": 1}"#, r#"{"wait": 1, "wait": 2}"#),
+            "/steps/0/wait",
+        ),
+        (
+            clean.replace(
+                r#""kind": "square""#,
+                r#""kind": "circle", "kind": "square""#,
+            ),
+            "/shape/kind",
+        ),
+        (
+            clean.replace(r#""side": 3"#, r#""side": 3, "side": 4"#),
+            "/shape/side",
+        ),
+        (
+            clean.replace(
+                r#""kind": "square", "side": 3"#,
+                r#""kind": "circle", "radius": 1, "radius": 2"#,
+            ),
+            "/shape/radius",
+        ),
+        (
+            clean.replace(r#""t": "Count""#, r#""t": "Note", "t": "Count""#),
+            "/event/t",
+        ),
+        (clean.replace(r#""c": 7"#, r#""c": 7, "c": 8"#), "/event/c"),
+    ] {
+        assert!(serde_json::from_str::<Plan>(&text).is_err(), "{text}");
+        let violations = invalid(Plan::from_model(&text).unwrap_err());
+        assert_eq!(violations.0.len(), 1, "{text}: {violations:?}");
+        assert_eq!(violations.0[0].pointer, pointer, "{text}");
+        assert_eq!(violations.0[0].keyword, "repeatedKey", "{text}");
+    }
+}
+
 #[test]
 fn the_model_is_shown_wire_names_only_and_no_unreferenced_definition() {
     // `Search` reads `limit` under the alias `max` too.

@@ -490,10 +490,13 @@ fn fraction(path: &Path<'_>, value: &Value) -> Violation {
 
 /// Pushes a violation for each pointer of `repeated` (members whose key an
 /// earlier member of the same object has, [`crate::repeated_keys`]) where
-/// `node` says serde's derive reads that key as a struct's field: serde
-/// refuses it (`duplicate field`). Anywhere else (a map, a value without a
-/// model) the last one is kept, as serde_json keeps it.
-pub(crate) fn repeats(node: &Node, repeated: &[String], out: &mut Vec<Violation>) {
+/// `node` says serde's derive refuses that key twice (`duplicate field`): a
+/// struct's field, a tagged enum's tag or content, an internally tagged
+/// variant's field, any second key of an externally tagged enum's object.
+/// Anywhere else (a map, a value without a model) the last one is kept, as
+/// serde_json keeps it. `value` is the call's value, which says the variant
+/// each tagged enum on the way takes.
+pub(crate) fn repeats(node: &Node, value: &Value, repeated: &[String], out: &mut Vec<Violation>) {
     for pointer in repeated {
         let Ok(parsed) = crate::path::Pointer::parse(pointer) else {
             continue;
@@ -502,14 +505,13 @@ pub(crate) fn repeats(node: &Node, repeated: &[String], out: &mut Vec<Violation>
         let Some((key, parents)) = tokens.split_last() else {
             continue;
         };
-        let reads = parents
+        let refused = parents
             .iter()
-            .try_fold(node, |node, token| member(node, token))
-            .and_then(|parent| match unwrap_options(parent) {
-                Node::Struct(model) => Some(struct_reads(model, key)),
-                _ => None,
-            });
-        if reads == Some(true) && !out.iter().any(|v| v.pointer == *pointer) {
+            .try_fold((*node, value), |(node, value), token| {
+                member(&node, value, token)
+            })
+            .is_some_and(|(parent, value)| refuses_repeat(&parent, value, key));
+        if refused && !out.iter().any(|v| v.pointer == *pointer) {
             let expected = "each field once".to_owned();
             let found = format!("field `{key}` sent more than once");
             out.push(Violation {
@@ -523,6 +525,29 @@ pub(crate) fn repeats(node: &Node, repeated: &[String], out: &mut Vec<Violation>
     }
 }
 
+/// Whether serde's derive refuses key `key` sent twice in the object
+/// `value` read as `node`.
+fn refuses_repeat(node: &Node, value: &Value, key: &str) -> bool {
+    match unwrap_options(node) {
+        Node::Struct(model) => struct_reads(model, key),
+        Node::Enum(model) => match model.tagging {
+            // The object names one variant: a second key is refused
+            // whichever it is.
+            Tagging::External => true,
+            Tagging::Internal { tag } => {
+                key == tag
+                    || match tagged_variant(model, value, tag).map(|v| &v.content) {
+                        Some(VariantContent::Struct(fields)) => struct_reads(fields, key),
+                        Some(VariantContent::Newtype(inner)) => refuses_repeat(inner(), value, key),
+                        _ => false,
+                    }
+            }
+            Tagging::Adjacent { tag, content } => key == tag || key == content,
+        },
+        _ => false,
+    }
+}
+
 /// The node through `Option`s and transparent wrappers.
 fn unwrap_options(node: &Node) -> &Node {
     let mut node = node.resolve();
@@ -532,14 +557,54 @@ fn unwrap_options(node: &Node) -> &Node {
     node
 }
 
-/// The node of member `token` of a value of `node`.
-fn member<'n>(node: &'n Node, token: &str) -> Option<&'n Node> {
-    match unwrap_options(node) {
-        Node::Seq(item) => token.parse::<usize>().ok().map(|_| item()),
-        Node::Map(entry) => Some(entry()),
-        Node::Struct(model) => struct_member(model, token),
+/// The node and value of member `token` of `value`, read as `node`.
+fn member<'v>(node: &Node, value: &'v Value, token: &str) -> Option<(Node, &'v Value)> {
+    let child = match value {
+        Value::Object(members) => members.get(token)?,
+        Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+        _ => return None,
+    };
+    let node = match unwrap_options(node) {
+        Node::Seq(item) => *item(),
+        Node::Map(entry) => *entry(),
+        Node::Tuple(items) => *items.get(token.parse::<usize>().ok()?)?(),
+        Node::Struct(model) => *struct_member(model, token)?,
+        Node::Enum(model) => variant_member(model, value, token)?,
+        _ => return None,
+    };
+    Some((node, child))
+}
+
+/// The node of member `token` of a tagged enum's object `value`: the
+/// content of the variant it names (external), its tag's variant's field
+/// (internal), or its content (adjacent).
+fn variant_member(model: &EnumModel, value: &Value, token: &str) -> Option<Node> {
+    let content = |variant: &VariantModel| match &variant.content {
+        VariantContent::Unit => None,
+        VariantContent::Newtype(inner) => Some(*inner()),
+        VariantContent::Tuple(items) => Some(Node::Tuple(items)),
+        VariantContent::Struct(fields) => Some(Node::Struct(fields)),
+    };
+    match model.tagging {
+        Tagging::External => content(model.variants.iter().find(|v| v.named(token))?),
+        Tagging::Internal { tag } if token != tag => {
+            match &tagged_variant(model, value, tag)?.content {
+                VariantContent::Struct(fields) => struct_member(fields, token).copied(),
+                VariantContent::Newtype(inner) => member(inner(), value, token).map(|(n, _)| n),
+                _ => None,
+            }
+        }
+        Tagging::Adjacent { tag, content: key } if token == key => {
+            content(tagged_variant(model, value, tag)?)
+        }
         _ => None,
     }
+}
+
+/// The variant the tag member `tag` of `value` names.
+fn tagged_variant<'m>(model: &'m EnumModel, value: &Value, tag: &str) -> Option<&'m VariantModel> {
+    let name = value.get(tag)?.as_str()?;
+    model.variants.iter().find(|v| v.named(name))
 }
 
 /// The node a struct reads member `key` as: its own field's, a flattened

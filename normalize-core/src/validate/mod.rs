@@ -281,7 +281,7 @@ impl Validator {
             return checked;
         }
         let mut found = checked.err().map(|v| v.0).unwrap_or_default();
-        crate::contract::check::repeats(self.model, &read.repeated, &mut found);
+        crate::contract::check::repeats(self.model, instance, &read.repeated, &mut found);
         if found.is_empty() {
             Ok(())
         } else {
