@@ -325,6 +325,60 @@ fn streamed_text_and_the_toolbox_judge_repeats_alike() {
     }
 }
 
+/// Arguments sent as an object inside an envelope (Anthropic `input`,
+/// Gemini `args`, MCP `arguments`, OpenAI `arguments` as an object) whose
+/// text repeats a field are judged as the same arguments sent as text: the
+/// reader keeps them as their text, where the repeat shows.
+#[test]
+fn arguments_inside_an_envelope_show_their_repeats() {
+    use toolargs::call::{Arguments, read};
+    use toolargs::rejection::Rejection;
+    use toolargs::toolbox::Toolbox;
+    let mut toolbox: Toolbox = Toolbox::new();
+    toolbox
+        .tool_sync("search", "Searches.", |_: Search| Ok::<_, String>(()))
+        .unwrap();
+    let args = r#"{"limit": 1, "ratio": 1, "count": 1, "count": 2}"#;
+    for message in [
+        format!(
+            r#"{{"role": "assistant", "content": [{{"type": "tool_use", "id": "t1", "name": "search", "input": {args}}}]}}"#
+        ),
+        format!(r#"{{"functionCall": {{"name": "search", "args": {args}}}}}"#),
+        format!(
+            r#"{{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {{"name": "search", "arguments": {args}}}}}"#
+        ),
+        format!(r#"{{"name": "search", "arguments": {args}}}"#),
+        format!(
+            r#"{{"role": "assistant", "tool_calls": [{{"id": "c1", "type": "function", "function": {{"name": "search", "arguments": {args}}}}}]}}"#
+        ),
+    ] {
+        let call = read(&message).unwrap().into_calls().unwrap().remove(0);
+        assert_eq!(
+            call.arguments,
+            Arguments::Text(args.to_owned()),
+            "{message}"
+        );
+        let Err(error) = toolbox.check(&(), call) else {
+            panic!("accepted: {message}")
+        };
+        match error.rejection() {
+            Some(Rejection::InvalidArguments(invalid)) => {
+                assert_eq!(invalid.violations[0].pointer, "/count", "{message}");
+                assert_eq!(invalid.violations[0].keyword, "repeatedKey", "{message}");
+            }
+            other => panic!("expected invalid arguments, got {other:?}"),
+        }
+    }
+    // Without a repeat, an object stays a value; a repeat elsewhere in the
+    // envelope changes nothing.
+    let clean = r#"{"limit": 1, "ratio": 1, "count": 1}"#;
+    let message =
+        format!(r#"{{"functionCall": {{"name": "search", "name": "search", "args": {clean}}}}}"#);
+    let call = read(&message).unwrap().into_calls().unwrap().remove(0);
+    assert!(matches!(call.arguments, Arguments::Value(_)));
+    assert!(toolbox.check(&(), call).is_ok());
+}
+
 #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
 #[serde(rename_all = "snake_case")]
 enum Step {

@@ -191,6 +191,23 @@ pub(crate) fn from_str_tracked(
     Ok((value, facts, read))
 }
 
+/// [`from_str_with_facts`], also saying whether an object of the text had
+/// a key twice (the value keeps the last member; [`crate::repeated_keys`]).
+pub(crate) fn from_str_noting_repeats(
+    text: &str,
+    facts: TextFacts,
+    max_depth: usize,
+) -> Result<(Value, bool), JsonTextError> {
+    let repeated = std::cell::Cell::new(false);
+    let fractions = std::cell::Cell::new(false);
+    let seed = crate::repeated_keys::Tracked {
+        repeated: &repeated,
+        fractions: &fractions,
+    };
+    let value = read_seed(text, facts, max_depth, seed)?;
+    Ok((value, repeated.get()))
+}
+
 /// Parses `text` into `T` within `max_depth` levels, at any depth on any
 /// thread.
 fn read<T: serde::de::DeserializeOwned>(

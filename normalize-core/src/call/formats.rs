@@ -429,24 +429,35 @@ impl Reader<'_, '_> {
     fn finish(&mut self, mut map: Map<String, Value>, at: String, checked: Result<Checked, Fault>) {
         match checked {
             Ok(Checked { id, name, args }) => {
-                let arguments = match args {
-                    Args::None => Arguments::Value(Value::Object(Map::new())),
+                // Arguments whose text has a key twice are kept as that
+                // text, so the repeat is judged as in any other text.
+                let repeating = match args {
+                    Args::Text(path) | Args::Value(path) => {
+                        self.source.repeating_arguments(&at, path)
+                    }
+                    Args::None => None,
+                };
+                let arguments = match (args, repeating) {
+                    (_, Some(text)) => Arguments::Text(text.to_owned()),
+                    (Args::None, None) => Arguments::Value(Value::Object(Map::new())),
                     // Arguments too deep to be built are kept as their text
                     // (`super::read_with`), refused when parsed like any
                     // other text that nests too deep.
-                    Args::Text(path) | Args::Value(path) if self.source.is_textified(&at, path) => {
+                    (Args::Text(path) | Args::Value(path), None)
+                        if self.source.is_textified(&at, path) =>
+                    {
                         match take(&mut map, path) {
                             Some(Value::String(text)) => Arguments::Text(text),
                             Some(value) => Arguments::Value(value),
                             None => Arguments::Value(Value::Object(Map::new())),
                         }
                     }
-                    Args::Text(path) => match take(&mut map, path) {
+                    (Args::Text(path), None) => match take(&mut map, path) {
                         Some(Value::String(text)) => Arguments::Text(text),
                         Some(value) => Arguments::Value(value),
                         None => Arguments::Value(Value::Object(Map::new())),
                     },
-                    Args::Value(path) => match take(&mut map, path) {
+                    (Args::Value(path), None) => match take(&mut map, path) {
                         // Empty text means none here too, as it does where
                         // a format sends text: one rule in every format.
                         Some(Value::String(text)) if !super::is_json_whitespace(&text) => {

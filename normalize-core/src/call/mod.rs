@@ -297,6 +297,9 @@ pub fn read(text: &str) -> Result<ReadCalls, SyntaxError> {
 /// text from OpenAI ([`SyntaxKind::Arguments`], "arguments nest N levels
 /// deep"), so the answer does not depend on the format. In an
 /// [`UnreadableCall`]'s `raw` entry they appear as that text, a string.
+/// So are arguments sent as a JSON value whose text has a key twice in one
+/// object: the parsed value would keep the last member and lose the repeat,
+/// which serde's derive refuses where a struct reads the key.
 /// The envelope's own levels (outside any `input`, `args` or `arguments`
 /// member) may nest up to `max_depth` or [`crate::DEFAULT_MAX_DEPTH`],
 /// whichever is more.
@@ -392,8 +395,9 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
     let facts = json_text::inspect(text);
     if facts.nesting <= max_depth {
         // Nothing in it can be too deep: the common case, one scan.
-        let value = json_text::from_str_with_facts(text, facts, max_depth).map_err(syntax)?;
-        return Ok((value, Source::new(text, None, HashSet::new())));
+        let (value, repeated) =
+            json_text::from_str_noting_repeats(text, facts, max_depth).map_err(syntax)?;
+        return Ok((value, Source::new(text, None, HashSet::new(), repeated)));
     }
     let scan = source::scan(text);
     let own_limit = max_depth.max(crate::DEFAULT_MAX_DEPTH);
@@ -409,8 +413,12 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
     // levels once the deep arguments are left out.
     let limit = own_limit.saturating_add(max_depth);
     if deep.is_empty() {
-        let value = json_text::from_str_with_facts(text, facts, usize::MAX).map_err(syntax)?;
-        return Ok((value, Source::new(text, Some(scan), HashSet::new())));
+        let (value, repeated) =
+            json_text::from_str_noting_repeats(text, facts, usize::MAX).map_err(syntax)?;
+        return Ok((
+            value,
+            Source::new(text, Some(scan), HashSet::new(), repeated),
+        ));
     }
     // The whole text must be JSON, deep arguments included; checked
     // without building anything.
@@ -427,7 +435,9 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
     // Only ASCII replaced whole characters (the range starts and ends on a
     // bracket), so this is the text it was, as UTF-8.
     let masked = String::from_utf8_lossy(&masked);
-    let mut value = json_text::from_str(&masked, limit).map_err(syntax)?;
+    let (mut value, repeated) =
+        json_text::from_str_noting_repeats(&masked, json_text::inspect(&masked), limit)
+            .map_err(syntax)?;
     let mut textified = HashSet::new();
     for (pointer, member) in deep {
         let Some(slot) = value.pointer_mut(pointer) else {
@@ -438,7 +448,7 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
             textified.insert(pointer.clone());
         }
     }
-    Ok((value, Source::new(text, Some(scan), textified)))
+    Ok((value, Source::new(text, Some(scan), textified, repeated)))
 }
 
 fn too_deep_envelope(found: usize, limit: usize) -> SyntaxError {

@@ -213,6 +213,8 @@ pub(super) struct Source<'a> {
     /// Argument members kept as their text (too deep to be built): where
     /// the value now holds that text as a string.
     textified: HashSet<String>,
+    /// Whether an object of the text had a key twice.
+    repeated: bool,
 }
 
 impl<'a> Source<'a> {
@@ -222,15 +224,23 @@ impl<'a> Source<'a> {
             text: None,
             scan: OnceCell::new(),
             textified: HashSet::new(),
+            repeated: false,
         }
     }
 
-    /// The text `value` was parsed from; `scan` if it was already scanned.
-    pub(super) fn new(text: &'a str, scan: Option<Scan>, textified: HashSet<String>) -> Self {
+    /// The text `value` was parsed from; `scan` if it was already scanned;
+    /// `repeated`, whether an object of it had a key twice.
+    pub(super) fn new(
+        text: &'a str,
+        scan: Option<Scan>,
+        textified: HashSet<String>,
+        repeated: bool,
+    ) -> Self {
         Source {
             text: Some(text),
             scan: scan.map(OnceCell::from).unwrap_or_default(),
             textified,
+            repeated,
         }
     }
 
@@ -257,16 +267,40 @@ impl<'a> Source<'a> {
     /// Whether the arguments at `path` in the entry at `at` were kept as
     /// their text.
     pub(super) fn is_textified(&self, at: &str, path: &[&str]) -> bool {
-        if self.textified.is_empty() {
-            return false;
-        }
-        let mut pointer = at.to_owned();
-        for key in path {
-            pointer.push('/');
-            pointer.push_str(key);
-        }
-        self.textified.contains(&pointer)
+        !self.textified.is_empty() && self.textified.contains(&member_pointer(at, path))
     }
+
+    /// The text of the arguments at `path` in the entry at `at`, an object
+    /// or an array, when one of its objects has a key twice. The parsed
+    /// value kept the last member and lost the repeat, which serde's derive
+    /// refuses ([`crate::repeated_keys`]): read as their text, the
+    /// arguments show it, as they do when a format sends text or a stream
+    /// of the same call.
+    pub(super) fn repeating_arguments(&self, at: &str, path: &[&str]) -> Option<&'a str> {
+        if !self.repeated {
+            return None;
+        }
+        let text = self.text?;
+        let pointer = member_pointer(at, path);
+        let member = self
+            .scan
+            .get_or_init(|| scan(text))
+            .arguments
+            .get(&pointer)?;
+        let raw = text.get(member.range.clone())?;
+        (!crate::repeated_keys::pointers(raw, member.nesting).is_empty()).then_some(raw)
+    }
+}
+
+/// The pointer of the member at `path` in the entry at `at` (`path` holds
+/// the readers' own keys, which need no escaping).
+fn member_pointer(at: &str, path: &[&str]) -> String {
+    let mut pointer = at.to_owned();
+    for key in path {
+        pointer.push('/');
+        pointer.push_str(key);
+    }
+    pointer
 }
 
 #[cfg(test)]
