@@ -183,15 +183,7 @@ pub fn rejection(tool: &str, error: ArgsError) -> Rejection {
             Violations(vec![Violation::refused_by_type(pointer, message)])
         }
         ArgsError::Limit(error) => Violations(vec![error.to_violation()]),
-        ArgsError::Syntax(error) => {
-            return Rejection::Syntax(SyntaxError {
-                kind: SyntaxKind::Arguments,
-                line: Some(error.line),
-                column: Some(error.column),
-                pointer: None,
-                message: error.message,
-            });
-        }
+        ArgsError::Syntax(error) => return Rejection::Syntax(error),
         // A phase added later: reported at the root, in its own words.
         other => Violations(vec![Violation {
             pointer: String::new(),

@@ -146,7 +146,8 @@ fn every_problem_is_reported_with_its_pointer() {
 fn syntax_errors_carry_line_and_column() {
     match RefundArgs::from_model("{\n  \"order_id\": ,\n}").unwrap_err() {
         ArgsError::Syntax(error) => {
-            assert_eq!((error.line, error.column), (2, 15));
+            assert_eq!((error.line, error.column), (Some(2), Some(15)));
+            assert_eq!(error.kind, toolargs::rejection::SyntaxKind::Arguments);
             assert!(!error.message.contains("at line"), "{}", error.message);
         }
         other => panic!("expected Syntax, got {other:?}"),

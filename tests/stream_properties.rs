@@ -565,7 +565,7 @@ fn prompt<T: Debug>(
         return Ok(());
     };
     if error.classify() == serde_json::error::Category::Eof
-        || (error.line(), error.column()) != (syntax.line, syntax.column)
+        || (Some(error.line()), Some(error.column())) != (syntax.line, syntax.column)
     {
         return Ok(());
     }

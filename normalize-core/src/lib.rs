@@ -63,6 +63,7 @@ pub use normalizer::{
 };
 pub use path::Pointer;
 pub use plan::{SchemaError, SchemaPlan, VERBATIM_KEYWORD};
+pub use rejection::SyntaxError;
 pub use report::{FirstRepairs, Repair, RepairKind, Report};
-pub use tool_args::{ArgsError, Parsed, RawArgs, SyntaxError, ToolArgs};
+pub use tool_args::{ArgsError, Parsed, RawArgs, ToolArgs};
 pub use validate::{Validator, Violation, Violations};

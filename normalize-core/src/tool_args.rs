@@ -8,6 +8,7 @@ use crate::contract::ContractError;
 use crate::json_text::{self, JsonTextError};
 use crate::normalizer::{NormalizeError, Options, Repairer};
 use crate::path::Path;
+use crate::rejection::{SyntaxError, SyntaxKind};
 use crate::repeated_keys::Read;
 use crate::report::Report;
 use crate::validate::{Validator, Violations};
@@ -206,25 +207,15 @@ pub struct Parsed<T> {
     pub report: Report,
 }
 
-/// Arguments text that is not JSON.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
-#[error("arguments are not JSON: {message} at line {line} column {column}")]
-pub struct SyntaxError {
-    /// 1-based line of the error.
-    pub line: usize,
-    /// 1-based column of the error.
-    pub column: usize,
-    /// What the parser reported.
-    pub message: String,
-}
-
 /// Why [`ToolArgs::from_model`] rejected the arguments: one variant per
 /// phase, each carrying what a caller (or the model) needs to fix them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(tag = "error", content = "detail", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ArgsError {
-    /// The text is not JSON.
+    /// The text is not JSON (a [`SyntaxError`] of kind
+    /// [`SyntaxKind::Arguments`](crate::rejection::SyntaxKind::Arguments),
+    /// with its line and column).
     #[error(transparent)]
     Syntax(SyntaxError),
     /// A limit of the [`Options`] was crossed: the text is too large, the
@@ -306,11 +297,9 @@ fn text_value(text: &str, options: &Options) -> Result<(Value, bool, Read), Args
                 pointer: String::new(),
                 limit,
             }),
-            JsonTextError::Syntax(error) => ArgsError::Syntax(SyntaxError {
-                line: error.line(),
-                column: error.column(),
-                message: crate::json_text::syntax_message(&error),
-            }),
+            JsonTextError::Syntax(error) => {
+                ArgsError::Syntax(SyntaxError::json(SyntaxKind::Arguments, None, &error, text))
+            }
         })?;
     Ok((value, facts.may_need_repair, read))
 }

@@ -39,7 +39,7 @@ use std::fmt::Debug;
 use toolargs::call::{Arguments, ToolCall, WireFormat};
 use toolargs::export::{Dialect, StrictSchema};
 use toolargs::grammar::Grammar;
-use toolargs::rejection::{CallError, InvalidArguments, Rejection, SyntaxKind};
+use toolargs::rejection::{CallError, InvalidArguments, Rejection};
 use toolargs::stream::wire::CallDelta;
 use toolargs::stream::{ArgsSession, ArgsStream, Early, ToolStreams};
 use toolargs::toolbox::{Checked, Toolbox};
@@ -707,13 +707,7 @@ const NOT_A_TOOL: &str = "tool_x";
 /// invalid argument and a size limit as a syntax error).
 fn as_rejection(error: &ArgsError) -> Option<Rejection> {
     Some(match error {
-        ArgsError::Syntax(e) => Rejection::Syntax(toolargs::rejection::SyntaxError {
-            kind: SyntaxKind::Arguments,
-            line: Some(e.line),
-            column: Some(e.column),
-            pointer: None,
-            message: e.message.clone(),
-        }),
+        ArgsError::Syntax(e) => Rejection::Syntax(e.clone()),
         ArgsError::Invalid(violations) => {
             Rejection::InvalidArguments(InvalidArguments::new(TOOL, violations.clone()))
         }

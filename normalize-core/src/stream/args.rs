@@ -1,6 +1,6 @@
 //! [`ArgsStream`]: one call's arguments streamed into a derived type.
 
-use super::engine::{Checks, Engine, Finding, Found, Prepared, Syntax};
+use super::engine::{Checks, Engine, Finding, Found, Prepared, not_utf8};
 use super::events::{Early, Event, EventRef, Snapshot};
 use super::lexer::Fragment;
 use crate::normalizer::{NormalizeError, Options};
@@ -190,7 +190,7 @@ impl<T: ToolArgs> ArgsStream<T> {
             Ok(Ok(text)) => T::from_model_with(text, &options),
             Ok(Err(bytes)) => match std::str::from_utf8(bytes) {
                 Ok(text) => T::from_model_with(text, &options),
-                Err(_) => Err(ArgsError::Syntax(Syntax::not_utf8(bytes).args)),
+                Err(_) => Err(ArgsError::Syntax(not_utf8(bytes))),
             },
         }
     }
@@ -207,7 +207,7 @@ fn early(found: &Found) -> Early<ArgsError> {
 /// A finding as [`ToolArgs::from_model`] words it.
 pub(crate) fn args_error(finding: &Finding) -> ArgsError {
     match finding {
-        Finding::Syntax(syntax) => ArgsError::Syntax(syntax.args.clone()),
+        Finding::Syntax(syntax) => ArgsError::Syntax((**syntax).clone()),
         Finding::TooLarge { bytes, limit } => ArgsError::Limit(NormalizeError::TooLarge {
             bytes: *bytes,
             limit: *limit,

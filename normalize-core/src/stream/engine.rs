@@ -9,6 +9,7 @@ use crate::normalizer::{NormalizeError, Options, Repairer};
 use crate::path::Path;
 use crate::path::Pointer;
 use crate::plan::{Bound, JsonType, Loc, SchemaPlan};
+use crate::rejection::{SyntaxError, SyntaxKind};
 use crate::report::Report;
 use crate::validate::{Validator, Violation};
 use serde_json::{Map, Value};
@@ -31,7 +32,7 @@ const MAX_WORDINGS: u32 = 16;
 pub(crate) enum Finding {
     /// The text cannot be JSON: the error the whole text gets, worded as
     /// each entry point words it.
-    Syntax(Box<Syntax>),
+    Syntax(Box<SyntaxError>),
     /// More bytes than [`Options::max_bytes`] arrived (so far).
     TooLarge { bytes: usize, limit: usize },
     /// Containers nest deeper than [`Options::max_depth`] (so far).
@@ -41,60 +42,32 @@ pub(crate) enum Finding {
 }
 
 /// A syntax error as the whole-text entry points word it: made by their
-/// own functions from the parser's error, so that the early error is theirs
-/// however they word it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Syntax {
-    /// As [`ToolArgs::from_model`](crate::ToolArgs::from_model) words it.
-    pub(crate) args: crate::tool_args::SyntaxError,
-    /// As [`Toolbox::check`](crate::toolbox::Toolbox::check) words it.
-    pub(crate) call: crate::rejection::SyntaxError,
+/// own function from the parser's error, `error` on `text` (the arguments
+/// so far; not UTF-8 only where the error is the bytes' own), so that the
+/// early error is theirs.
+pub(crate) fn syntax_error(error: &serde_json::Error, text: &[u8]) -> SyntaxError {
+    SyntaxError::json(
+        SyntaxKind::Arguments,
+        None,
+        error,
+        &String::from_utf8_lossy(text),
+    )
 }
 
-impl Syntax {
-    /// `error`, the parser's on `text` (the arguments so far; not UTF-8
-    /// only where the error is the bytes' own).
-    pub(crate) fn of(error: &serde_json::Error, text: &[u8]) -> Self {
-        Syntax {
-            args: crate::tool_args::SyntaxError {
-                line: error.line(),
-                column: error.column(),
-                message: crate::json_text::syntax_message(error),
-            },
-            call: crate::rejection::SyntaxError::json(
-                crate::rejection::SyntaxKind::Arguments,
-                None,
-                error,
-                &String::from_utf8_lossy(text),
-            ),
-        }
-    }
-
-    /// The parser's error on arguments that are not UTF-8 (what the
-    /// entry points get for them: they take text).
-    pub(crate) fn not_utf8(bytes: &[u8]) -> Self {
-        match serde_json::from_slice::<Value>(bytes) {
-            Err(error) => Syntax::of(&error, bytes),
-            // Unreachable (a byte that is not UTF-8 is refused outside a
-            // string and in one), but worded all the same.
-            Ok(_) => {
-                let message = "arguments are not UTF-8".to_owned();
-                Syntax {
-                    args: crate::tool_args::SyntaxError {
-                        line: 1,
-                        column: 1,
-                        message: message.clone(),
-                    },
-                    call: crate::rejection::SyntaxError {
-                        kind: crate::rejection::SyntaxKind::Arguments,
-                        line: Some(1),
-                        column: Some(1),
-                        pointer: None,
-                        message,
-                    },
-                }
-            }
-        }
+/// The parser's error on arguments that are not UTF-8 (what the entry
+/// points get for them: they take text).
+pub(crate) fn not_utf8(bytes: &[u8]) -> SyntaxError {
+    match serde_json::from_slice::<Value>(bytes) {
+        Err(error) => syntax_error(&error, bytes),
+        // Unreachable (a byte that is not UTF-8 is refused outside a
+        // string and in one), but worded all the same.
+        Ok(_) => SyntaxError {
+            kind: SyntaxKind::Arguments,
+            line: Some(1),
+            column: Some(1),
+            pointer: None,
+            message: "arguments are not UTF-8".to_owned(),
+        },
     }
 }
 
@@ -640,7 +613,10 @@ impl<'s> Core<'s> {
         for end in from..=last {
             match self.parse_error(&text[..end]) {
                 Parsed::Error(error) => {
-                    self.settle(Finding::Syntax(Box::new(Syntax::of(&error, &text[..end]))));
+                    self.settle(Finding::Syntax(Box::new(syntax_error(
+                        &error,
+                        &text[..end],
+                    ))));
                     return;
                 }
                 Parsed::Never => return,
@@ -657,7 +633,7 @@ impl<'s> Core<'s> {
     fn parse_error(&self, text: &[u8]) -> Parsed {
         let error = match std::str::from_utf8(text) {
             // No continuation makes the text UTF-8: the entry points get
-            // the parser's error on the bytes ([`Syntax::not_utf8`]).
+            // the parser's error on the bytes ([`not_utf8`]).
             Err(error) if error.error_len().is_some() => serde_json::from_slice::<Value>(text)
                 .map(crate::deep::drop_value)
                 .err(),

@@ -3,7 +3,7 @@
 //! provider's index.
 
 use super::args::ArgsStream;
-use super::engine::{Checks, Engine, Finding, Found, OnEvent, Prepared, Syntax, lend};
+use super::engine::{Checks, Engine, Finding, Found, OnEvent, Prepared, lend};
 use super::events::{Certainty, Early, Event, EventRef, Snapshot};
 use super::lexer::Fragment;
 use super::wire::CallDelta;
@@ -277,7 +277,7 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
             Ok(Ok(text)) => text.to_owned(),
             Ok(Err(bytes)) => match std::str::from_utf8(bytes) {
                 Ok(text) => text.to_owned(),
-                Err(_) => return Err(Syntax::not_utf8(bytes).call.into()),
+                Err(_) => return Err(super::engine::not_utf8(bytes).into()),
             },
         };
         self.streams.toolbox.check(
@@ -295,7 +295,7 @@ impl<'s, 't, C: ?Sized> ToolCallStream<'s, 't, C> {
 /// A finding as [`Toolbox::check`] words it for tool `tool`.
 fn rejection(tool: &str, finding: &Finding) -> Rejection {
     match finding {
-        Finding::Syntax(syntax) => Rejection::Syntax(syntax.call.clone()),
+        Finding::Syntax(syntax) => Rejection::Syntax((**syntax).clone()),
         Finding::TooLarge { bytes, limit } => Rejection::Syntax(SyntaxError::limit(
             SyntaxKind::Arguments,
             &NormalizeError::TooLarge {
