@@ -10,7 +10,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toolargs::ToolArgs;
-use toolargs::call::parse;
+use toolargs::call::{ReadCalls, read};
 use toolargs::policy::{Decision, PolicyRequest};
 use toolargs::toolbox::Toolbox;
 
@@ -111,7 +111,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     for (title, text) in calls {
         println!("== {title}\n   sent: {text}");
-        let result = match parse(text) {
+        let result = match read(text).and_then(ReadCalls::into_calls) {
             Ok(mut calls) => toolbox.call_blocking(&agent, calls.remove(0)),
             Err(syntax) => Err(syntax.into()),
         };

@@ -240,7 +240,11 @@ fn every_call_of_a_message_in_order_as_the_wire_reader_reads_it() {
     let wire = serde_json::to_value(&message).unwrap();
     assert_eq!(
         calls,
-        call::from_value(WireFormat::OpenAiChat, wire).expect("wire calls")
+        call::Reader::new()
+            .format(WireFormat::OpenAiChat)
+            .read_value(wire)
+            .and_then(call::ReadCalls::into_calls)
+            .expect("wire calls")
     );
     let toolbox = toolbox(Dialect::Canonical);
     let outputs: Vec<Value> = calls
@@ -319,11 +323,10 @@ fn responses_function_calls_are_read_and_other_items_skipped() {
     .expect("async-openai reads the output");
     let entries = responses_tool_calls(&output);
     // Each entry as toolargs' own reader reads the same items.
-    let wire = call::read_value(
-        WireFormat::OpenAiResponses,
-        serde_json::to_value(&output).unwrap(),
-    )
-    .expect("wire entries");
+    let wire = call::Reader::new()
+        .format(WireFormat::OpenAiResponses)
+        .read_value(serde_json::to_value(&output).unwrap())
+        .expect("wire entries");
     assert_eq!(entries, wire);
     let entries = entries.into_turn().expect("one turn");
     let [refused, repaired, custom] = <[_; 3]>::try_from(entries).expect("three entries");

@@ -5,13 +5,14 @@
 
 use serde_json::json;
 use toolargs::call::{
-    Arguments, CallEntry, ToolCall, Unreadable, UnreadableCall, WireFormat, parse, parse_as, read,
-    read_as, read_value, read_with,
+    Arguments, CallEntry, ReadCalls, Reader, ToolCall, Unreadable, UnreadableCall, WireFormat, read,
 };
 use toolargs::rejection::{CallError, Rejection, SyntaxKind};
 
 fn one(text: &str) -> ToolCall {
-    let mut calls = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let mut calls = toolargs::call::read(text)
+        .and_then(ReadCalls::into_calls)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
     assert_eq!(calls.len(), 1, "{calls:?}");
     calls.remove(0)
 }
@@ -45,7 +46,9 @@ fn openai_chat_message_and_completion_yield_every_call() {
             {"id": "b", "type": "function", "function": {"name": "two", "arguments": ""}}
         ]
     });
-    let calls = parse(&message.to_string()).unwrap();
+    let calls = toolargs::call::read(&message.to_string())
+        .and_then(ReadCalls::into_calls)
+        .unwrap();
     assert_eq!(
         calls.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
         ["one", "two"]
@@ -57,7 +60,9 @@ fn openai_chat_message_and_completion_yield_every_call() {
     );
 
     let completion = json!({"id": "chatcmpl-1", "choices": [{"index": 0, "message": message}]});
-    let calls = parse(&completion.to_string()).unwrap();
+    let calls = toolargs::call::read(&completion.to_string())
+        .and_then(ReadCalls::into_calls)
+        .unwrap();
     assert_eq!(calls.len(), 2);
     assert!(calls.iter().all(|c| c.format == WireFormat::OpenAiChat));
 }
@@ -76,7 +81,9 @@ fn openai_responses_function_call_items() {
         {"type": "message", "content": [{"type": "output_text", "text": "Refunding."}]},
         {"type": "function_call", "call_id": "call_2", "name": "refund", "arguments": "{}"}
     ]});
-    let calls = parse(&response.to_string()).unwrap();
+    let calls = toolargs::call::read(&response.to_string())
+        .and_then(ReadCalls::into_calls)
+        .unwrap();
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].id.as_deref(), Some("call_2"));
 }
@@ -97,7 +104,9 @@ fn anthropic_tool_use_blocks() {
         {"type": "tool_use", "id": "toolu_2", "name": "lookup", "input": {"q": "x"}},
         {"type": "tool_use", "id": "toolu_3", "name": "refund", "input": {}}
     ]});
-    let calls = parse(&message.to_string()).unwrap();
+    let calls = toolargs::call::read(&message.to_string())
+        .and_then(ReadCalls::into_calls)
+        .unwrap();
     assert_eq!(
         calls
             .iter()
@@ -120,7 +129,9 @@ fn gemini_function_calls() {
         {"text": "Sure."},
         {"functionCall": {"id": "g1", "name": "refund", "args": {"order_id": "ord_1"}}}
     ]}}]});
-    let calls = parse(&response.to_string()).unwrap();
+    let calls = toolargs::call::read(&response.to_string())
+        .and_then(ReadCalls::into_calls)
+        .unwrap();
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].id.as_deref(), Some("g1"));
     assert_eq!(calls[0].format, WireFormat::Gemini);
@@ -138,7 +149,11 @@ fn mcp_tools_call_params_and_request() {
         Arguments::Value(json!({"amount_cents": 20}))
     );
 
-    let params = parse_as(WireFormat::McpToolsCall, r#"{"name":"refund"}"#).unwrap();
+    let params = Reader::new()
+        .format(WireFormat::McpToolsCall)
+        .read(r#"{"name":"refund"}"#)
+        .and_then(ReadCalls::into_calls)
+        .unwrap();
     assert_eq!(params[0].arguments, Arguments::Value(json!({})));
 }
 
@@ -163,7 +178,9 @@ fn plain_name_and_arguments() {
 
 #[test]
 fn envelope_that_is_not_json_reports_line_and_column() {
-    let error = parse("{\"name\": \"refund\",\n  \"arguments\": {\"a\": 1,}\n}").unwrap_err();
+    let error = toolargs::call::read("{\"name\": \"refund\",\n  \"arguments\": {\"a\": 1,}\n}")
+        .and_then(ReadCalls::into_calls)
+        .unwrap_err();
     assert_eq!(error.kind, SyntaxKind::Envelope);
     assert_eq!((error.line, error.column), (Some(2), Some(24)));
     assert_eq!(error.message, "trailing comma");
@@ -191,11 +208,11 @@ fn arguments_text_that_is_not_json_reports_line_and_column() {
 
 #[test]
 fn json_that_is_not_a_call_names_the_member() {
-    let error = parse_as(
-        WireFormat::Anthropic,
-        r#"{"type":"tool_use","id":"t","input":{}}"#,
-    )
-    .unwrap_err();
+    let error = Reader::new()
+        .format(WireFormat::Anthropic)
+        .read(r#"{"type":"tool_use","id":"t","input":{}}"#)
+        .and_then(ReadCalls::into_calls)
+        .unwrap_err();
     assert_eq!(error.kind, SyntaxKind::Shape);
     assert_eq!(error.pointer.as_deref(), Some("/name"));
     assert_eq!(
@@ -203,13 +220,15 @@ fn json_that_is_not_a_call_names_the_member() {
         "expected `name` to be a string, found nothing"
     );
 
-    let error = parse("[1, 2]").unwrap_err();
+    let error = toolargs::call::read("[1, 2]")
+        .and_then(ReadCalls::into_calls)
+        .unwrap_err();
     assert_eq!(error.kind, SyntaxKind::Shape);
-    let error = parse_as(
-        WireFormat::OpenAiChat,
-        r#"{"type":"function","function":{"name":"x","arguments":5}}"#,
-    )
-    .unwrap_err();
+    let error = Reader::new()
+        .format(WireFormat::OpenAiChat)
+        .read(r#"{"type":"function","function":{"name":"x","arguments":5}}"#)
+        .and_then(ReadCalls::into_calls)
+        .unwrap_err();
     assert_eq!(error.pointer.as_deref(), Some("/function/arguments"));
     assert_eq!(
         error.message,
@@ -301,8 +320,10 @@ fn one_malformed_tool_call_never_costs_its_neighbours() {
         )
     );
 
-    // `parse` is all or nothing, and says which entry failed first.
-    let error = parse(&message).unwrap_err();
+    // `into_calls` is all or nothing, and says which entry failed first.
+    let error = toolargs::call::read(&message)
+        .and_then(ReadCalls::into_calls)
+        .unwrap_err();
     assert_eq!(error.kind, SyntaxKind::Shape);
     assert_eq!(
         error.pointer.as_deref(),
@@ -433,11 +454,10 @@ fn an_unreadable_call_can_be_answered_and_stored() {
     };
     assert_eq!(syntax.pointer.as_deref(), Some("/content/0/name"));
 
-    let good = read_as(
-        WireFormat::Anthropic,
-        r#"[{"type":"tool_use","id":"t","name":"x","input":{}}]"#,
-    )
-    .unwrap();
+    let good = Reader::new()
+        .format(WireFormat::Anthropic)
+        .read(r#"[{"type":"tool_use","id":"t","name":"x","input":{}}]"#)
+        .unwrap();
     assert_eq!(
         serde_json::to_value(&good).unwrap()["entries"][0]["call"]["name"],
         "x"
@@ -461,7 +481,13 @@ fn a_completion_with_one_choice_is_one_turn() {
         completion["choices"][0].clone(),
         {"index": 1, "message": {"role": "assistant", "content": "No refund needed."}}
     ]});
-    assert_eq!(parse(&with_text.to_string()).unwrap().len(), 2);
+    assert_eq!(
+        toolargs::call::read(&with_text.to_string())
+            .and_then(ReadCalls::into_calls)
+            .unwrap()
+            .len(),
+        2
+    );
     // A choice's message is a message, with or without its `role`.
     let bare =
         toolargs::call::read(r#"{"choices":[{"index":0,"message":{"content":"hi"}}]}"#).unwrap();
@@ -489,13 +515,19 @@ fn a_gemini_part_with_both_spellings_is_ambiguous() {
         read.entries[0]
     );
     // `null` under one spelling is no call, so the other one is read.
-    let calls = parse(r#"{"functionCall":null,"function_call":{"name":"b","args":{}}}"#).unwrap();
+    let calls =
+        toolargs::call::read(r#"{"functionCall":null,"function_call":{"name":"b","args":{}}}"#)
+            .and_then(ReadCalls::into_calls)
+            .unwrap();
     assert_eq!(calls[0].name, "b");
 }
 
 #[test]
 fn a_value_that_is_no_envelope_is_a_syntax_error() {
-    let error = read_as(WireFormat::Plain, "5").unwrap_err();
+    let error = Reader::new()
+        .format(WireFormat::Plain)
+        .read("5")
+        .unwrap_err();
     assert_eq!(error.kind, SyntaxKind::Shape);
     assert_eq!(error.pointer.as_deref(), Some(""));
     // Something that is neither a call nor a message stays a shape error
@@ -504,11 +536,10 @@ fn a_value_that_is_no_envelope_is_a_syntax_error() {
     assert_eq!(error.kind, SyntaxKind::Shape);
     // In a known format, a message without calls is no entries, not an
     // error.
-    let read = read_as(
-        WireFormat::Anthropic,
-        r#"{"role":"assistant","content":"hi"}"#,
-    )
-    .unwrap();
+    let read = Reader::new()
+        .format(WireFormat::Anthropic)
+        .read(r#"{"role":"assistant","content":"hi"}"#)
+        .unwrap();
     assert!(read.entries.is_empty());
 }
 
@@ -617,7 +648,12 @@ fn a_turn_of_text_alone_holds_no_call() {
         let read = read(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert!(read.entries.is_empty(), "{text}: {:?}", read.entries);
         // All or nothing, "holds no call" is still refused.
-        assert!(parse(text).is_err(), "{text}");
+        assert!(
+            toolargs::call::read(text)
+                .and_then(ReadCalls::into_calls)
+                .is_err(),
+            "{text}"
+        );
     }
     // Neither a call nor a message: still not a tool call.
     for text in [
@@ -656,7 +692,11 @@ fn number_ids_keep_their_json_text_as_sent() {
         let batch = format!(
             r#"[{request}, {{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{{"name":"b"}}}}, {request}]"#
         );
-        let calls = parse_as(WireFormat::McpToolsCall, &batch).unwrap();
+        let calls = Reader::new()
+            .format(WireFormat::McpToolsCall)
+            .read(&batch)
+            .and_then(ReadCalls::into_calls)
+            .unwrap();
         let got: Vec<_> = calls.iter().map(|c| c.id.as_deref()).collect();
         assert_eq!(got, [Some(id), Some("s"), Some(id)]);
         // An unreadable request still says its id as sent.
@@ -695,7 +735,10 @@ fn number_ids_keep_their_json_text_as_sent() {
         r#"{"jsonrpc":"2.0","id":1e3,"method":"tools/call","params":{"name":"f"}}"#,
     )
     .unwrap();
-    let read = read_value(WireFormat::McpToolsCall, value).unwrap();
+    let read = Reader::new()
+        .format(WireFormat::McpToolsCall)
+        .read_value(value)
+        .unwrap();
     assert_eq!(read.calls().next().unwrap().id.as_deref(), Some("1000.0"));
 }
 
@@ -729,7 +772,10 @@ fn arguments_are_held_to_the_callers_depth_whatever_the_format() {
     );
     for text in [&anthropic, &gemini, &mcp, &openai] {
         // Room for 1000 levels of arguments: read, and parsed, whole.
-        let wide = read_with(text, 1000).unwrap_or_else(|e| panic!("{e}"));
+        let wide = Reader::new()
+            .max_depth(1000)
+            .read(text)
+            .unwrap_or_else(|e| panic!("{e}"));
         let call = wide.calls().next().unwrap().clone();
         let value = call.arguments.into_value(1000).unwrap();
         assert_eq!(value, toolargs::json_text::from_str(&deep, 1000).unwrap());
@@ -746,7 +792,7 @@ fn arguments_are_held_to_the_callers_depth_whatever_the_format() {
     }
     // A value within the reader's limit but past the toolbox's is refused
     // the same way as text.
-    let wide = read_with(&anthropic, 1000).unwrap();
+    let wide = Reader::new().max_depth(1000).read(&anthropic).unwrap();
     let call = wide.calls().next().unwrap().clone();
     let error = call.arguments.into_value(150).unwrap_err();
     assert_eq!(
@@ -769,7 +815,10 @@ fn arguments_are_held_to_the_callers_depth_whatever_the_format() {
     let chat = format!(
         r#"{{"tool_calls":[{{"id":"c","type":"function","function":{{"name":"f","arguments":{list}}}}}]}}"#
     );
-    for reading in [read(&chat).unwrap(), read_with(&chat, 1000).unwrap()] {
+    for reading in [
+        read(&chat).unwrap(),
+        Reader::new().max_depth(1000).read(&chat).unwrap(),
+    ] {
         assert_eq!(
             malformed(&reading.entries[0]),
             (
@@ -854,4 +903,30 @@ fn a_lone_surrogate_escape_is_named_at_its_place() {
     assert_eq!((error.line, error.column), (Some(1), Some(8)));
     // A pair is no error.
     assert_eq!(one(r#"{"name":"\ud83d\ude00"}"#).name, "\u{1f600}");
+}
+
+/// One reader for every way of reading: a format and a depth limit
+/// together, and a parsed value whose format is detected.
+#[test]
+fn a_reader_takes_a_format_a_depth_and_a_value() {
+    let text = r#"{"type":"tool_use","id":"toolu_1","name":"refund","input":{"a":{"b":1}}}"#;
+    let narrow = Reader::new()
+        .format(WireFormat::Anthropic)
+        .max_depth(1)
+        .read(text)
+        .unwrap();
+    let call = narrow.into_calls().unwrap().remove(0);
+    assert_eq!(call.arguments, Arguments::Text(r#"{"a":{"b":1}}"#.into()));
+    assert_eq!(call.format, WireFormat::Anthropic);
+
+    let value: serde_json::Value = serde_json::from_str(text).unwrap();
+    let read = Reader::new().read_value(value.clone()).unwrap();
+    assert_eq!(read.format, WireFormat::Anthropic);
+    let from_text = toolargs::call::read(text).unwrap().into_calls().unwrap();
+    assert_eq!(read.into_calls().unwrap(), from_text);
+    let error = Reader::new()
+        .read_value(json!({"nme": "refund"}))
+        .unwrap_err();
+    assert_eq!(error.kind, SyntaxKind::Shape);
+    assert_eq!(Reader::default(), Reader::new());
 }

@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 use toolargs::call::{
     Arguments, CallEntry, ReadCalls, SeveralChoices, ToolCall, Unreadable, UnreadableCall,
-    WireFormat, parse, read,
+    WireFormat,
 };
 use toolargs::rejection::SyntaxKind;
 
@@ -86,7 +86,7 @@ const MCP_REQUEST_NUMBER_ID: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/c
 const MCP_REQUEST_STRING_ID: &str = r#"{"jsonrpc":"2.0","id":"req-7","method":"tools/call","params":{"name":"refund","arguments":{"order_id":"ord_8f2k1x9q","amount_cents":2500}}}"#;
 
 fn read_ok(text: &str) -> ReadCalls {
-    read(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    toolargs::call::read(text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn call(entry: &CallEntry) -> &ToolCall {
@@ -118,7 +118,9 @@ fn gemini_python_sdk_parts_in_snake_case_are_calls() {
         GEMINI_PART_TO_JSON_DICT,
         GEMINI_FUNCTION_CALL_DUMP,
     ] {
-        let calls = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let calls = toolargs::call::read(text)
+            .and_then(ReadCalls::into_calls)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(calls.len(), 1, "{text}");
         assert_eq!(calls[0].format, WireFormat::Gemini);
         assert_eq!(calls[0].id.as_deref(), Some("call_1"));
@@ -129,7 +131,9 @@ fn gemini_python_sdk_parts_in_snake_case_are_calls() {
     assert_eq!(read.entries[0].pointer, "");
     assert_eq!(read.entries[0].choice, None);
     // The REST spelling still reads the same.
-    let calls = parse(GEMINI_PART_CAMEL).unwrap();
+    let calls = toolargs::call::read(GEMINI_PART_CAMEL)
+        .and_then(ReadCalls::into_calls)
+        .unwrap();
     assert_eq!(
         calls[0].arguments,
         Arguments::Value(json!({"amount_cents": 2500}))
@@ -160,7 +164,13 @@ fn gemini_python_sdk_contents_and_responses_in_snake_case_are_calls() {
         assert_eq!((entry.pointer.as_str(), entry.choice), (pointer, choice));
         assert_eq!(call(entry).name, "refund");
         assert_eq!(value(call(entry)), refund(2500));
-        assert_eq!(parse(text).unwrap().len(), 1);
+        assert_eq!(
+            toolargs::call::read(text)
+                .and_then(ReadCalls::into_calls)
+                .unwrap()
+                .len(),
+            1
+        );
     }
 }
 
@@ -169,14 +179,18 @@ fn gemini_function_responses_and_data_are_no_calls() {
     let read = read_ok(GEMINI_FUNCTION_RESPONSE_TO_JSON_DICT);
     assert_eq!(read.format, WireFormat::Gemini);
     assert!(read.entries.is_empty(), "{:?}", read.entries);
-    let error = parse(GEMINI_FUNCTION_RESPONSE_TO_JSON_DICT).unwrap_err();
+    let error = toolargs::call::read(GEMINI_FUNCTION_RESPONSE_TO_JSON_DICT)
+        .and_then(ReadCalls::into_calls)
+        .unwrap_err();
     assert_eq!(error.kind, SyntaxKind::Shape);
     assert_eq!(error.message, "no Gemini tool call found");
 }
 
 #[test]
 fn gemini_call_without_arguments_dumps_null_args_which_mean_none() {
-    let calls = parse(GEMINI_NO_ARGS_PART_DUMP).unwrap();
+    let calls = toolargs::call::read(GEMINI_NO_ARGS_PART_DUMP)
+        .and_then(ReadCalls::into_calls)
+        .unwrap();
     assert_eq!(calls[0].name, "ping");
     assert_eq!(calls[0].id, None);
     assert_eq!(calls[0].arguments, Arguments::Value(json!({})));
@@ -199,7 +213,9 @@ fn gemini_candidates_are_alternatives_never_one_turn() {
             choices: vec![Some(0), Some(1)],
         }
     );
-    let error = parse(GEMINI_TWO_CANDIDATES_TO_JSON_DICT).unwrap_err();
+    let error = toolargs::call::read(GEMINI_TWO_CANDIDATES_TO_JSON_DICT)
+        .and_then(ReadCalls::into_calls)
+        .unwrap_err();
     assert_eq!(
         error.pointer.as_deref(),
         Some("/candidates/1/content/parts/0")
@@ -249,7 +265,9 @@ fn openai_completion_with_two_choices_and_a_custom_call_keeps_everything_apart()
         );
         assert!(read.clone().into_turn().is_err());
         // `parse` will not merge the alternatives.
-        let error = parse(text).unwrap_err();
+        let error = toolargs::call::read(text)
+            .and_then(ReadCalls::into_calls)
+            .unwrap_err();
         assert_eq!(
             error.pointer.as_deref(),
             Some("/choices/1/message/tool_calls/0")
@@ -278,7 +296,9 @@ fn openai_responses_custom_tool_call_items_are_kept_not_skipped() {
         assert_eq!(custom.name.as_deref(), Some("run_sql"));
         assert!(matches!(&custom.reason, Unreadable::FreeForm { input } if input == "SELECT 1"));
         // All or nothing: `parse` refuses rather than drop the custom call.
-        let error = parse(text).unwrap_err();
+        let error = toolargs::call::read(text)
+            .and_then(ReadCalls::into_calls)
+            .unwrap_err();
         assert_eq!(error.pointer.as_deref(), Some(custom.entry.as_str()));
     }
 }
@@ -290,7 +310,9 @@ fn anthropic_messages_and_transcripts_with_text_content() {
         ANTHROPIC_MESSAGE_TO_JSON,
         ANTHROPIC_TRANSCRIPT,
     ] {
-        let calls = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let calls = toolargs::call::read(text)
+            .and_then(ReadCalls::into_calls)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(calls.len(), 1);
         assert_eq!(calls[0].format, WireFormat::Anthropic);
         assert_eq!(calls[0].id.as_deref(), Some("toolu_1"));
@@ -302,10 +324,14 @@ fn anthropic_messages_and_transcripts_with_text_content() {
 
 #[test]
 fn mcp_json_rpc_id_is_the_call_id() {
-    let calls = parse(MCP_REQUEST_NUMBER_ID).unwrap();
+    let calls = toolargs::call::read(MCP_REQUEST_NUMBER_ID)
+        .and_then(ReadCalls::into_calls)
+        .unwrap();
     assert_eq!(calls[0].format, WireFormat::McpToolsCall);
     assert_eq!(calls[0].id.as_deref(), Some("7"));
     assert_eq!(calls[0].arguments, Arguments::Value(refund(2500)));
-    let calls = parse(MCP_REQUEST_STRING_ID).unwrap();
+    let calls = toolargs::call::read(MCP_REQUEST_STRING_ID)
+        .and_then(ReadCalls::into_calls)
+        .unwrap();
     assert_eq!(calls[0].id.as_deref(), Some("req-7"));
 }

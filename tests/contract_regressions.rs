@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use toolargs::call::parse;
+use toolargs::call::{ReadCalls, read};
 use toolargs::rejection::{CallError, Rejection};
 use toolargs::toolbox::Toolbox;
 use toolargs::{ArgsError, ToolArgs};
@@ -356,7 +356,8 @@ fn nested_struct_deriving_only_deserialize_is_closed_in_a_toolbox() {
             Ok::<_, String>(format!("{:?}", order.customer.name))
         })
         .unwrap();
-    let call = parse(r#"{"name": "order", "arguments": {"customer": {"vip": true}}}"#)
+    let call = read(r#"{"name": "order", "arguments": {"customer": {"vip": true}}}"#)
+        .and_then(ReadCalls::into_calls)
         .unwrap()
         .remove(0);
     let error = tools.call_blocking(&(), call).unwrap_err();
@@ -6377,7 +6378,10 @@ mod wide_integers {
                 .tool_sync("pay", "Pays.", |_: Amounts| Ok::<_, String>("paid"))
                 .expect("registers");
             let whole = json!({"name": "pay", "arguments": call}).to_string();
-            let call = parse(&whole).expect("a call").remove(0);
+            let call = read(&whole)
+                .and_then(ReadCalls::into_calls)
+                .expect("a call")
+                .remove(0);
             match tools.check(&(), call) {
                 Err(CallError::Rejected(Rejection::InvalidArguments(invalid))) => {
                     let pointers: Vec<&str> = invalid

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use toolargs::ToolArgs;
-use toolargs::call::{ToolCall, parse};
+use toolargs::call::{ReadCalls, ToolCall, read};
 use toolargs::export::strict::Change;
 use toolargs::export::{Dialect, Provider, StrictSchema};
 use toolargs::rejection::{CallError, Rejection};
@@ -297,7 +297,10 @@ fn maps_become_key_value_pairs() {
 
 fn strict_call(arguments: Value) -> ToolCall {
     let text = json!({"type": "function", "function": {"name": "ship", "arguments": arguments.to_string()}});
-    parse(&text.to_string()).unwrap().remove(0)
+    read(&text.to_string())
+        .and_then(ReadCalls::into_calls)
+        .unwrap()
+        .remove(0)
 }
 
 #[test]
@@ -404,7 +407,10 @@ fn null_for_an_option_with_another_default_is_none() {
         .unwrap();
     let call = |arguments: Value| {
         let text = json!({"type": "function", "function": {"name": "set", "arguments": arguments.to_string()}});
-        let call = parse(&text.to_string()).unwrap().remove(0);
+        let call = read(&text.to_string())
+            .and_then(ReadCalls::into_calls)
+            .unwrap()
+            .remove(0);
         let done = toolbox.call_blocking(&(), call).unwrap();
         serde_json::from_value::<SetTimeout>(done.output).unwrap()
     };
@@ -459,7 +465,10 @@ fn map_pairs_keep_keys_as_sent_and_a_verbatim_map_verbatim() {
         .unwrap();
     let call = |arguments: Value| {
         let text = json!({"type": "function", "function": {"name": "write", "arguments": arguments.to_string()}});
-        let call = parse(&text.to_string()).unwrap().remove(0);
+        let call = read(&text.to_string())
+            .and_then(ReadCalls::into_calls)
+            .unwrap()
+            .remove(0);
         toolbox
             .call_blocking(&(), call)
             .map(|done| serde_json::from_value::<Files>(done.output).unwrap())

@@ -185,7 +185,9 @@ fn args_error(result: Result<toolargs::Parsed<impl std::fmt::Debug>, ArgsError>)
 }
 
 fn syntax(text: &str) -> Value {
-    let error = call::parse(text).expect_err("not a call");
+    let error = call::read(text)
+        .and_then(call::ReadCalls::into_calls)
+        .expect_err("not a call");
     to_value(Rejection::from(error))
 }
 

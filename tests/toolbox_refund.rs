@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use toolargs::ToolArgs;
-use toolargs::call::{ToolCall, parse};
+use toolargs::call::{ReadCalls, ToolCall, read};
 use toolargs::rejection::{CallError, Rejection, SyntaxKind};
 use toolargs::toolbox::{RegisterError, Toolbox};
 
@@ -80,7 +80,7 @@ struct Lookup {
 }
 
 fn call(toolbox: &Toolbox, text: &str) -> Result<toolargs::toolbox::Completed, CallError> {
-    let mut calls = parse(text).expect("a call");
+    let mut calls = read(text).and_then(ReadCalls::into_calls).expect("a call");
     toolbox.call_blocking(&(), calls.remove(0))
 }
 

@@ -1,11 +1,12 @@
-//! Call parsing and the toolbox pipeline on arbitrary bytes: `call::parse`
-//! (format detection) and `call::parse_as` (every format) never panic; every
+//! Call parsing and the toolbox pipeline on arbitrary bytes: `call::read`
+//! (format detection) and `call::Reader::format` (every format), read all
+//! or nothing (`ReadCalls::into_calls`), never panic; every
 //! call read is run through toolboxes holding dynamic tools (canonical and
 //! OpenAI strict dialects, a policy that allows, denies or holds for
 //! approval, a body that can fail); every rejection renders its
 //! `model_message()` and serializes; an approval, once granted, runs.
 //!
-//! `call::read` and `call::read_as` (every format), where they succeed,
+//! `call::read` and `Reader::format` (every format), where they succeed,
 //! give entries each of which is a call or an unreadable call named by its
 //! own pointer, which resolves in the parsed envelope (and the member at
 //! fault lies inside the entry); an id read from a number is that number's
@@ -255,14 +256,16 @@ fn check_read(text: &str, read: &ReadCalls) {
     toolargs::deep::drop_value(envelope);
 }
 
-/// `call::read_with` under a tight limit reads what `call::read` reads, the
+/// `Reader::max_depth` under a tight limit reads what `call::read` reads, the
 /// same entries with the same ids, names and arguments (too-deep values
 /// kept as their text, which parses to the same value), and what it parses
 /// within the limit nests within it.
 fn check_depths(text: &str, wide: &ReadCalls) {
     // At 1, every argument value past `{}` is kept as text.
     let depth = 1;
-    let narrow = call::read_with(text, depth)
+    let narrow = call::Reader::new()
+        .max_depth(depth)
+        .read(text)
         .expect("a tighter limit on the arguments still reads the envelope");
     check_read(text, &narrow);
     assert_eq!(narrow.entries.len(), wide.entries.len());
@@ -297,7 +300,7 @@ fuzz_target!(|data: &[u8]| {
         check_read(text, &read);
         check_depths(text, &read);
     }
-    match call::parse(text) {
+    match call::read(text).and_then(call::ReadCalls::into_calls) {
         Ok(calls) => {
             for call in calls {
                 serde_json::to_value(&call).expect("a call serializes");
@@ -316,10 +319,14 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     for format in FORMATS {
-        if let Ok(read) = call::read_as(format, text) {
+        if let Ok(read) = call::Reader::new().format(format).read(text) {
             check_read(text, &read);
         }
-        match call::parse_as(format, text) {
+        match call::Reader::new()
+            .format(format)
+            .read(text)
+            .and_then(call::ReadCalls::into_calls)
+        {
             Ok(calls) => {
                 for call in calls {
                     serde_json::to_value(&call).expect("a call serializes");

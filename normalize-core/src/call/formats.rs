@@ -441,7 +441,7 @@ impl Reader<'_, '_> {
                     (_, Some(text)) => Arguments::Text(text.to_owned()),
                     (Args::None, None) => Arguments::Value(Value::Object(Map::new())),
                     // Arguments too deep to be built are kept as their text
-                    // (`super::read_with`), refused when parsed like any
+                    // (`super::Reader::max_depth`), refused when parsed like any
                     // other text that nests too deep.
                     (Args::Text(path) | Args::Value(path), None)
                         if self.source.is_textified(&at, path) =>

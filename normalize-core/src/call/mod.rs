@@ -22,23 +22,27 @@
 //! raw entry, so that the application can answer it or keep it in history.
 //! A malformed entry never costs the calls beside it. Items that are not
 //! calls (text, reasoning, tool results, calls the provider ran itself) are
-//! not entries. [`parse`] is the all-or-nothing convenience over it.
+//! not entries. [`ReadCalls::into_calls`] is the all-or-nothing form over
+//! it. A [`Reader`] reads in a format the application knows, with a
+//! toolbox's depth limit, or from a value already parsed.
 //!
 //! **A turn without calls.** A message with text alone (an object with a
 //! `role` and a `content` that is text, `null` or a list of typed parts; a
 //! Responses `message` item; a transcript or completion of such) holds no
 //! call: [`read`] gives a [`ReadCalls`] without entries, not an error,
 //! since a model may answer in words. JSON that is neither a call nor a
-//! message (a misspelt `{"nme": ...}`) is still a [`SyntaxError`]. [`parse`]
-//! wants calls to run, and refuses a turn that holds none.
+//! message (a misspelt `{"nme": ...}`) is still a [`SyntaxError`].
+//! [`ReadCalls::into_calls`] wants calls to run, and refuses a turn that
+//! holds none.
 //!
 //! **Ids as sent.** An id is a string, or a number (JSON-RPC), kept as its
 //! JSON text exactly as it was written (`100000000000000000000`, `1e3`,
 //! `-0`), read from the text rather than from the parsed number, which
 //! would round it; so in every format, and in a batch. Only
-//! [`read_value`], which gets no text, writes a number as serde_json does.
+//! [`Reader::read_value`], which gets no text, writes a number as serde_json
+//! does.
 //!
-//! **Depth.** [`read_with`] reads for a toolbox's
+//! **Depth.** [`Reader::max_depth`] reads for a toolbox's
 //! [`max_depth`](crate::Options::max_depth): the envelope's levels do not
 //! count against the arguments' limit, and arguments that nest deeper are
 //! refused alike whether they came as text or as a value.
@@ -46,7 +50,7 @@
 //! **Alternatives stay apart.** A completion with `n > 1` (or a Gemini
 //! response with several candidates) holds alternative answers to one
 //! turn: each entry says its [`choice`](CallEntry::choice), and
-//! [`ReadCalls::into_turn`] and [`parse`] refuse to merge calls of two
+//! [`ReadCalls::into_turn`] and [`ReadCalls::into_calls`] refuse to merge calls of two
 //! alternatives into one list.
 //!
 //! **No arguments.** In every format, arguments that are absent, `null`, or
@@ -282,110 +286,120 @@ impl ToolCall {
 /// # Ok::<(), toolargs_core::rejection::SyntaxError>(())
 /// ```
 pub fn read(text: &str) -> Result<ReadCalls, SyntaxError> {
-    read_with(text, crate::DEFAULT_MAX_DEPTH)
+    Reader::new().read(text)
 }
 
-/// [`read`] for a toolbox whose [`Options::max_depth`](crate::Options::max_depth)
-/// is `max_depth`: the envelope is read with room for arguments that nest
-/// `max_depth` levels below the envelope's own levels, so a limit raised
-/// for the arguments is not undone by the envelope around them.
-///
-/// Arguments sent as a JSON value (Anthropic `input`, Gemini `args`, an
-/// MCP or plain `arguments` object) that nest deeper than `max_depth` are
-/// not built: the call keeps them as their JSON text
-/// ([`Arguments::Text`]), which the toolbox refuses as it refuses such
-/// text from OpenAI ([`SyntaxKind::Arguments`], "arguments nest N levels
-/// deep"), so the answer does not depend on the format. In an
-/// [`UnreadableCall`]'s `raw` entry they appear as that text, a string.
-/// So are arguments sent as a JSON value whose text has a key twice in one
-/// object: the parsed value would keep the last member and lose the repeat,
-/// which serde's derive refuses where a struct reads the key.
-/// The envelope's own levels (outside any `input`, `args` or `arguments`
-/// member) may nest up to `max_depth` or [`crate::DEFAULT_MAX_DEPTH`],
-/// whichever is more.
-///
-/// # Errors
-///
-/// As [`read`]; an envelope deeper than its own limit is a
-/// [`SyntaxKind::Envelope`] error.
-pub fn read_with(text: &str, max_depth: usize) -> Result<ReadCalls, SyntaxError> {
-    let (value, source) = parse_envelope(text, max_depth)?;
-    let format = detect(&value)
-        .or_else(|| detect::without_calls(&value))
-        .ok_or_else(|| {
-            SyntaxError::shape(
-                "",
-                "not a tool call in a known format (OpenAI, Anthropic, Gemini, MCP or {\"name\", \"arguments\"})",
-            )
-        })?;
-    formats::read(format, value, &source)
-}
-
-/// [`read`] in a format the application knows.
-///
-/// # Errors
-///
-/// [`SyntaxError`]: not JSON, or no envelope at all.
-pub fn read_as(format: WireFormat, text: &str) -> Result<ReadCalls, SyntaxError> {
-    let (value, source) = parse_envelope(text, crate::DEFAULT_MAX_DEPTH)?;
-    formats::read(format, value, &source)
-}
-
-/// [`read`] of an already parsed value in `format`. The value no longer
-/// knows how its numbers were written: a number id is serde_json's
-/// rendering of it (`1e20`, not `100000000000000000000`).
-///
-/// # Errors
-///
-/// [`SyntaxError`] of kind [`SyntaxKind::Shape`] when `value` is neither an
-/// object nor a list.
-pub fn read_value(format: WireFormat, value: Value) -> Result<ReadCalls, SyntaxError> {
-    formats::read(format, value, &Source::none())
-}
-
-/// Parses `text` as JSON and reads every tool call in it, detecting the
-/// format from its shape: all or nothing, for an application that runs
-/// one turn's calls together. [`read`] keeps each call apart instead.
-///
-/// # Errors
-///
-/// [`SyntaxError`]: the text is not JSON (with line and column), no known
-/// format fits it, it holds no call, an entry cannot be read (the first
-/// such entry, by pointer: use [`read`] to keep the good calls beside it),
-/// or its calls come from several alternative choices (see
-/// [`ReadCalls::into_calls`]).
+/// How [`read`] reads: the one way to read calls, for an application that
+/// knows the format, raised the arguments' depth limit, or holds a parsed
+/// value. Each read gives every entry apart ([`ReadCalls`]); its
+/// [`ReadCalls::into_calls`] is the all-or-nothing form.
 ///
 /// ```
-/// use toolargs_core::call::{parse, WireFormat};
+/// use toolargs_core::call::{Reader, WireFormat};
 ///
-/// let calls = parse(r#"{"type":"tool_use","id":"toolu_1","name":"refund","input":{"amount_cents":20}}"#)?;
+/// let reader = Reader::new().format(WireFormat::Anthropic).max_depth(64);
+/// let calls = reader
+///     .read(r#"{"type":"tool_use","id":"toolu_1","name":"refund","input":{"amount_cents":20}}"#)?
+///     .into_calls()?;
 /// assert_eq!(calls[0].name, "refund");
-/// assert_eq!(calls[0].format, WireFormat::Anthropic);
 /// # Ok::<(), toolargs_core::rejection::SyntaxError>(())
 /// ```
-pub fn parse(text: &str) -> Result<Vec<ToolCall>, SyntaxError> {
-    read(text)?.into_calls()
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reader {
+    format: Option<WireFormat>,
+    max_depth: usize,
 }
 
-/// [`parse`] in a format the application knows.
-///
-/// # Errors
-///
-/// As [`parse`].
-pub fn parse_as(format: WireFormat, text: &str) -> Result<Vec<ToolCall>, SyntaxError> {
-    read_as(format, text)?.into_calls()
+impl Default for Reader {
+    fn default() -> Self {
+        Reader::new()
+    }
 }
 
-/// [`parse`] of an already parsed value in `format`.
-///
-/// # Errors
-///
-/// As [`parse`]; shape errors name the member that does not fit the format.
-pub fn from_value(format: WireFormat, value: Value) -> Result<Vec<ToolCall>, SyntaxError> {
-    read_value(format, value)?.into_calls()
+impl Reader {
+    /// Detects the format from the envelope's shape; arguments nest at most
+    /// [`crate::DEFAULT_MAX_DEPTH`] levels.
+    pub const fn new() -> Self {
+        Reader {
+            format: None,
+            max_depth: crate::DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// Reads the envelope as `format`, without detecting it.
+    #[must_use]
+    pub const fn format(mut self, format: WireFormat) -> Self {
+        self.format = Some(format);
+        self
+    }
+
+    /// Room for arguments that nest `max_depth` levels below the envelope's
+    /// own levels, for a toolbox whose
+    /// [`Options::max_depth`](crate::Options::max_depth) is `max_depth`, so
+    /// a limit raised for the arguments is not undone by the envelope
+    /// around them.
+    ///
+    /// Arguments sent as a JSON value (Anthropic `input`, Gemini `args`, an
+    /// MCP or plain `arguments` object) that nest deeper than `max_depth`
+    /// are not built: the call keeps them as their JSON text
+    /// ([`Arguments::Text`]), which the toolbox refuses as it refuses such
+    /// text from OpenAI ([`SyntaxKind::Arguments`], "arguments nest N
+    /// levels deep"), so the answer does not depend on the format. In an
+    /// [`UnreadableCall`]'s `raw` entry they appear as that text, a string.
+    /// So are arguments sent as a JSON value whose text has a key twice in
+    /// one object: the parsed value would keep the last member and lose the
+    /// repeat, which serde's derive refuses where a struct reads the key.
+    /// The envelope's own levels (outside any `input`, `args` or
+    /// `arguments` member) may nest up to `max_depth` or
+    /// [`crate::DEFAULT_MAX_DEPTH`], whichever is more.
+    #[must_use]
+    pub const fn max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// Parses `text` as JSON and reads every entry in it (see [`read`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`read`]; an envelope deeper than its own limit (see
+    /// [`Reader::max_depth`]) is a [`SyntaxKind::Envelope`] error.
+    pub fn read(&self, text: &str) -> Result<ReadCalls, SyntaxError> {
+        let (value, source) = parse_envelope(text, self.max_depth)?;
+        self.read_parsed(value, &source)
+    }
+
+    /// Reads every entry of an already parsed value. The value no longer
+    /// knows how its numbers were written (a number id is serde_json's
+    /// rendering of it: `1e20`, not `100000000000000000000`) nor whether its
+    /// text repeated a key; its arguments are kept as they are, at any
+    /// depth.
+    ///
+    /// # Errors
+    ///
+    /// As [`read`]: no known format fits it, or it is neither an object
+    /// nor a list.
+    pub fn read_value(&self, value: Value) -> Result<ReadCalls, SyntaxError> {
+        self.read_parsed(value, &Source::none())
+    }
+
+    fn read_parsed(&self, value: Value, source: &Source<'_>) -> Result<ReadCalls, SyntaxError> {
+        let format = match self.format {
+            Some(format) => format,
+            None => detect(&value)
+                .or_else(|| detect::without_calls(&value))
+                .ok_or_else(|| {
+                    SyntaxError::shape(
+                        "",
+                        "not a tool call in a known format (OpenAI, Anthropic, Gemini, MCP or {\"name\", \"arguments\"})",
+                    )
+                })?,
+        };
+        formats::read(format, value, source)
+    }
 }
 
-/// Parses the envelope for [`read_with`]: with the text beside it, for
+/// Parses the envelope for [`Reader::read`]: with the text beside it, for
 /// number ids and for arguments kept as text.
 fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), SyntaxError> {
     let syntax = |e: JsonTextError| match e {

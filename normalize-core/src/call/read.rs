@@ -199,8 +199,8 @@ impl ReadCalls {
         Ok(turn)
     }
 
-    /// One turn's calls, all or nothing: what [`parse`](super::parse)
-    /// returns.
+    /// One turn's calls, all or nothing, for an application that runs
+    /// them together.
     ///
     /// # Errors
     ///

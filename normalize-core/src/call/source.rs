@@ -6,7 +6,7 @@
 //! to the client as it was sent, so a number id is taken from the text, not
 //! from the value. And arguments sent as a JSON value nested deeper than
 //! the limit are found here, before parsing, so that they can be kept as
-//! their text instead of being built (see [`super::read_with`]).
+//! their text instead of being built (see [`super::Reader::max_depth`]).
 //!
 //! The scan is one pass over the bytes with a stack of the open containers
 //! (heap-allocated, so any depth is fine). It runs on text that may not be

@@ -207,7 +207,10 @@ impl Process for Check {
             };
             return self.verdict(here, call, line, out, tally);
         }
-        let read = match call::read_with(text, self.options.max_depth) {
+        let read = match call::Reader::new()
+            .max_depth(self.options.max_depth)
+            .read(text)
+        {
             Ok(read) => read,
             Err(_) if stream_check::is_chunk(text) => return chunk(here, ending, out),
             Err(e) => {
