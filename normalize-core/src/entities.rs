@@ -75,8 +75,9 @@ pub struct UnknownEntityMode(pub String);
 /// to the tokenizer, but no name is one letter long, so `&T` followed by a
 /// space, a quote or the end of the text is rejected here.
 struct NameStarts {
-    /// For each ASCII first byte, the set of ASCII second bytes (bit `b`).
-    second: [u128; 128],
+    /// For each ASCII first byte, the set of ASCII second bytes (bit
+    /// `b % 64` of word `b / 64`: two words test cheaper than one `u128`).
+    second: [[u64; 2]; 128],
     /// The table holds a name the pairs cannot describe (one byte long, or
     /// not ASCII). The HTML Standard's has none; should a table ever have
     /// one, every `&` becomes a candidate instead of a name being missed.
@@ -86,14 +87,15 @@ struct NameStarts {
 impl NameStarts {
     fn from_table() -> Self {
         let mut starts = NameStarts {
-            second: [0; 128],
+            second: [[0; 2]; 128],
             unsure: false,
         };
         for key in htmlize::ENTITIES.keys() {
             // Keys are spelled with their `&` (`b"&amp;"`, `b"&amp"`).
             match **key {
                 [b'&', first, second, ..] if first < 128 && second < 128 => {
-                    starts.second[usize::from(first)] |= 1 << second;
+                    starts.second[usize::from(first)][usize::from(second / 64)] |=
+                        1 << (second % 64);
                 }
                 _ => starts.unsure = true,
             }
@@ -104,7 +106,8 @@ impl NameStarts {
     fn admits(&self, after_amp: &[u8]) -> bool {
         match *after_amp {
             [first, second, ..] if first < 128 && second < 128 => {
-                self.unsure || self.second[usize::from(first)] & (1 << second) != 0
+                let word = self.second[usize::from(first)][usize::from(second / 64)];
+                self.unsure || word & (1 << (second % 64)) != 0
             }
             _ => self.unsure,
         }
@@ -150,6 +153,20 @@ pub fn has_reference_candidate(bytes: &[u8]) -> bool {
         None => false,
         Some(at) => candidate_from(bytes, at),
     }
+}
+
+/// Whether no part of `bytes` has a reference candidate: `true` means
+/// [`has_reference_candidate`] is `false` for every slice of `bytes`, so a
+/// text searched once vouches for each string cut from it.
+///
+/// A slice sees less after each `&` than the whole does, and a shorter
+/// view never turns a "no" into a "maybe": the two bytes after `&` either
+/// lie in the slice and are the same, or fall past its end, where the test
+/// says "no" (`&#` then stops being numeric, a name needs two bytes). Only
+/// a table with a name the pairs cannot describe breaks that (there a `&`
+/// at a slice's end is a candidate), and then nothing is vouched for.
+pub fn no_candidate_in_any_part(bytes: &[u8]) -> bool {
+    !NAME_STARTS.unsure && !has_reference_candidate(bytes)
 }
 
 /// Texts up to this long are tested for a `&` by comparing every byte.
@@ -269,6 +286,35 @@ mod tests {
                         plain(&bytes),
                         "len {len} at {at} {amp:?}"
                     );
+                }
+            }
+        }
+    }
+
+    /// A text without a candidate has none in any slice either, around
+    /// every kind of `&` and the slice's ends.
+    #[test]
+    fn a_text_without_a_candidate_vouches_for_its_slices() {
+        let pieces = [
+            "&", "&#", "&#x", "&#x1", "&#1", "&a", "&am", "&amp", "&T", "&Ta", "a", "#", "x", "1",
+            " ", ";",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = [a, b, c].concat();
+                    let bytes = text.as_bytes();
+                    if !no_candidate_in_any_part(bytes) {
+                        continue;
+                    }
+                    for start in 0..=bytes.len() {
+                        for end in start..=bytes.len() {
+                            assert!(
+                                !has_reference_candidate(&bytes[start..end]),
+                                "{text:?}[{start}..{end}]"
+                            );
+                        }
+                    }
                 }
             }
         }
