@@ -34,15 +34,16 @@ use std::fmt;
 enum At<'a> {
     /// A value serde reads as `node` (already resolved through wrappers).
     Node(&'static Node),
-    /// A tuple variant's elements.
-    Elements(&'static [fn() -> &'static Node]),
+    /// A tuple variant's elements (its content, always a tuple's: one
+    /// pointer keeps every place two words wide).
+    Elements(&'static VariantContent),
     /// A struct variant's fields.
     Fields(&'static StructModel),
     /// The key of a struct's member: which field it names goes to the
     /// keys' cell (the field after the last one found is tried first).
     Key(&'a Keys),
-    /// A variant's name: which variant it names goes to the cell.
-    Variant(&'static EnumModel, &'a Cell<Option<usize>>),
+    /// A variant's name: which variant it names goes to its cell.
+    Variant(&'a Named),
     /// A map's key, which no repair touches.
     MapKey,
 }
@@ -254,7 +255,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
         let depth = deeper(self.depth)?;
         let elements = match self.at {
             At::Node(&Node::Seq(inner)) => Elements::Each(inner().resolve()),
-            At::Node(&Node::Tuple(nodes)) | At::Elements(nodes) => Elements::Listed(nodes),
+            At::Node(&Node::Tuple(nodes)) | At::Elements(&VariantContent::Tuple(nodes)) => {
+                Elements::Listed(nodes)
+            }
             At::Node(Node::FreeForm) => Elements::Free,
             // A struct written as an array, or anything serde refuses.
             _ => return Err(A::Error::custom(NOT_CLEAN)),
@@ -364,7 +367,7 @@ fn text<E: de::Error>(at: At<'_>, free: Free, text: &str) -> Result<(), E> {
             field.set(found);
             found.map(drop).ok_or_else(|| E::custom(NOT_CLEAN))
         }
-        At::Variant(model, variant) => {
+        At::Variant(&Named { model, ref variant }) => {
             let found = model
                 .variants
                 .iter()
@@ -568,6 +571,12 @@ impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Entries<A> {
     }
 }
 
+/// The enum whose variant's name is read, and which variant it names.
+struct Named {
+    model: &'static EnumModel,
+    variant: Cell<Option<usize>>,
+}
+
 /// An externally tagged enum: the variant's name, then its content.
 struct Variants<A> {
     data: A,
@@ -584,8 +593,11 @@ impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Variants<A> {
         self,
         seed: S,
     ) -> Result<(S::Value, Content<A::Variant>), A::Error> {
-        let variant = Cell::new(None);
-        let at = At::Variant(self.model, &variant);
+        let named = Named {
+            model: self.model,
+            variant: Cell::new(None),
+        };
+        let at = At::Variant(&named);
         let depth = self.depth;
         let (value, access) = self.data.variant_seed(Seed {
             seed,
@@ -593,7 +605,8 @@ impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Variants<A> {
             depth,
             free: self.free,
         })?;
-        let content = variant
+        let content = named
+            .variant
             .get()
             .and_then(|i| self.model.variants.get(i))
             .map(|v| &v.content)
@@ -657,10 +670,10 @@ impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Content<A> {
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
-        let VariantContent::Tuple(nodes) = self.content else {
+        let VariantContent::Tuple(_) = self.content else {
             return Err(A::Error::custom(NOT_CLEAN));
         };
-        let (at, depth) = (At::Elements(nodes), self.depth);
+        let (at, depth) = (At::Elements(self.content), self.depth);
         self.access.tuple_variant(
             len,
             Watch {
