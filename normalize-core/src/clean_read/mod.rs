@@ -95,13 +95,9 @@ fn attempt<T: DeserializeOwned>(text: &str, options: &Options, node: &'static No
     if options.check_size(text.len()).is_err() || crate::call::is_json_whitespace(text) {
         return None;
     }
+    let free = observer::Free::of(text);
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(observer::Observed::root(
-        &mut de,
-        node,
-        observer::Free::of(text),
-    ))
-    .ok()?;
+    let value = T::deserialize(observer::Observed::root(&mut de, node, &free)).ok()?;
     de.end().ok()?;
     Some(value)
 }

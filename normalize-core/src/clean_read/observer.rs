@@ -65,11 +65,11 @@ pub(super) struct Observed<'a, D> {
     at: At<'a>,
     /// Arrays and objects around the value.
     depth: usize,
-    free: Free,
+    free: &'a Free,
 }
 
-impl<D> Observed<'static, D> {
-    pub(super) fn root(de: D, node: &'static Node, free: Free) -> Observed<'static, D> {
+impl<'a, D> Observed<'a, D> {
+    pub(super) fn root(de: D, node: &'static Node, free: &'a Free) -> Observed<'a, D> {
         Observed {
             de,
             at: At::node(node),
@@ -84,7 +84,7 @@ struct Seed<'a, S> {
     seed: S,
     at: At<'a>,
     depth: usize,
-    free: Free,
+    free: &'a Free,
 }
 
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, S> {
@@ -106,7 +106,7 @@ struct Watch<'a, V> {
     visitor: V,
     at: At<'a>,
     depth: usize,
-    free: Free,
+    free: &'a Free,
 }
 
 macro_rules! forward {
@@ -341,7 +341,7 @@ fn deeper<E: de::Error>(depth: usize) -> Result<usize, E> {
 /// a call is not clean. (A variant's name is a leaf when written as a
 /// string.)
 #[inline(always)]
-fn text<E: de::Error>(at: At<'_>, free: Free, text: &str) -> Result<(), E> {
+fn text<E: de::Error>(at: At<'_>, free: &Free, text: &str) -> Result<(), E> {
     let leaf = matches!(at, At::Node(_) | At::Variant(..));
     if leaf
         && (like_json(text)
@@ -407,7 +407,7 @@ impl Free {
 
     /// Whether `text` lies inside the text vouched for.
     #[inline(always)]
-    fn holds(self, text: &str) -> bool {
+    fn holds(&self, text: &str) -> bool {
         let start = text.as_ptr() as usize;
         self.start <= start && start + text.len() <= self.end
     }
@@ -437,15 +437,15 @@ enum Elements {
     Free,
 }
 
-struct Items<A> {
+struct Items<'a, A> {
     seq: A,
     elements: Elements,
     index: usize,
     depth: usize,
-    free: Free,
+    free: &'a Free,
 }
 
-impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Items<A> {
+impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Items<'_, A> {
     type Error = A::Error;
 
     fn next_element_seed<S: DeserializeSeed<'de>>(
@@ -487,14 +487,14 @@ struct Keys {
 
 /// A struct's members: each key must be one of its wire names, each value
 /// is read as that field's node.
-struct Fields<A> {
+struct Fields<'a, A> {
     map: A,
     keys: Keys,
     depth: usize,
-    free: Free,
+    free: &'a Free,
 }
 
-impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Fields<A> {
+impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Fields<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -534,14 +534,14 @@ impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Fields<A> {
 /// A key sent twice is not refused: serde keeps the last, as the full path
 /// does (`crate::repeated_keys`: a map keeps the last; only a struct
 /// refuses a repeat, which serde's derive refuses too).
-struct Entries<A> {
+struct Entries<'a, A> {
     map: A,
     value: &'static Node,
     depth: usize,
-    free: Free,
+    free: &'a Free,
 }
 
-impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Entries<A> {
+impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Entries<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -578,21 +578,21 @@ struct Named {
 }
 
 /// An externally tagged enum: the variant's name, then its content.
-struct Variants<A> {
+struct Variants<'a, A> {
     data: A,
     model: &'static EnumModel,
     depth: usize,
-    free: Free,
+    free: &'a Free,
 }
 
-impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Variants<A> {
+impl<'a, 'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Variants<'a, A> {
     type Error = A::Error;
-    type Variant = Content<A::Variant>;
+    type Variant = Content<'a, A::Variant>;
 
     fn variant_seed<S: DeserializeSeed<'de>>(
         self,
         seed: S,
-    ) -> Result<(S::Value, Content<A::Variant>), A::Error> {
+    ) -> Result<(S::Value, Content<'a, A::Variant>), A::Error> {
         let named = Named {
             model: self.model,
             variant: Cell::new(None),
@@ -623,11 +623,11 @@ impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Variants<A> {
     }
 }
 
-struct Content<A> {
+struct Content<'a, A> {
     access: A,
     content: &'static VariantContent,
     depth: usize,
-    free: Free,
+    free: &'a Free,
 }
 
 /// A seed that refuses to be read: it marks that serde_json had a value to
@@ -643,7 +643,7 @@ impl<'de> DeserializeSeed<'de> for Refused<'_> {
     }
 }
 
-impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Content<A> {
+impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Content<'_, A> {
     type Error = A::Error;
 
     fn unit_variant(self) -> Result<(), A::Error> {
