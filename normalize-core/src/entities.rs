@@ -82,6 +82,8 @@ struct NameStarts {
     /// not ASCII). The HTML Standard's has none; should a table ever have
     /// one, every `&` becomes a candidate instead of a name being missed.
     unsure: bool,
+    /// What finds each `&`.
+    amps: Amps,
 }
 
 impl NameStarts {
@@ -89,6 +91,7 @@ impl NameStarts {
         let mut starts = NameStarts {
             second: [[0; 2]; 128],
             unsure: false,
+            amps: Amps::new(),
         };
         for key in htmlize::ENTITIES.keys() {
             // Keys are spelled with their `&` (`b"&amp;"`, `b"&amp"`).
@@ -115,6 +118,36 @@ impl NameStarts {
 }
 
 static NAME_STARTS: LazyLock<NameStarts> = LazyLock::new(NameStarts::from_table);
+
+/// Finds the next `&`: with `memchr`'s AVX2 searcher, chosen once, where
+/// the processor has AVX2, else with `memchr::memchr`, which chooses its
+/// searcher on every call. Prose with a `&` every hundred bytes restarts
+/// the search at each one, and that choice was a fifth of the whole search
+/// (callgrind: 57,700 instructions for 62 KB with 491 `&`, 45,900 with the
+/// searcher held).
+#[derive(Clone, Copy)]
+struct Amps {
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
+}
+
+impl Amps {
+    fn new() -> Self {
+        Amps {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'&'),
+        }
+    }
+
+    #[inline(always)]
+    fn find(&self, bytes: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = &self.avx2 {
+            return avx2.find(bytes);
+        }
+        memchr::memchr(b'&', bytes)
+    }
+}
 
 /// Whether a `&` followed by `after_amp` could start a character reference
 /// that htmlize decodes, in either [`EntityMode`].
@@ -143,16 +176,13 @@ fn may_start_reference_with(starts: &NameStarts, after_amp: &[u8]) -> bool {
 /// changes nothing.
 #[inline]
 pub fn has_reference_candidate(bytes: &[u8]) -> bool {
-    // Most strings hold no `&` at all: one search, inlined into the caller,
-    // answers for them before the table is so much as looked at. A short
-    // one is tested whole, which costs less than the vector search's setup.
+    // Most strings hold no `&` at all. A short one is tested whole, inlined
+    // into the caller, which costs less than the vector search's setup; a
+    // longer one is searched by the searcher the table holds.
     if bytes.len() <= SHORT_TEXT && !crate::byte_scan::holds_any(bytes, |b| b == b'&') {
         return false;
     }
-    match memchr::memchr(b'&', bytes) {
-        None => false,
-        Some(at) => candidate_from(bytes, at),
-    }
+    candidate_in(bytes)
 }
 
 /// Whether no part of `bytes` has a reference candidate: `true` means
@@ -172,15 +202,18 @@ pub fn no_candidate_in_any_part(bytes: &[u8]) -> bool {
 /// Texts up to this long are tested for a `&` by comparing every byte.
 const SHORT_TEXT: usize = 64;
 
-/// [`has_reference_candidate`] from the first `&`, at `at`.
-fn candidate_from(bytes: &[u8], mut at: usize) -> bool {
+/// [`has_reference_candidate`] past the short-text test.
+fn candidate_in(bytes: &[u8]) -> bool {
     let starts = &*NAME_STARTS;
+    let Some(mut at) = starts.amps.find(bytes) else {
+        return false;
+    };
     loop {
         let after = &bytes[at + 1..];
         if may_start_reference_with(starts, after) {
             return true;
         }
-        match memchr::memchr(b'&', after) {
+        match starts.amps.find(after) {
             Some(next) => at += 1 + next,
             None => return false,
         }
