@@ -152,6 +152,9 @@ fn what_the_observer_refuses_takes_the_full_path() {
         r#"{"command": "&\u0061mp;", "action": "stop", "env": {}}"#,
         r#"{"command": "c", "action": "st&#111;p", "env": {}}"#,
         r#"{"command": "c", "action": "stop", "env": {"A": "&lt;"}}"#,
+        // A reference in a map's key too: the text is not vouched for
+        // whole, and each string is searched on its own.
+        r#"{"command": "c", "action": "stop", "env": {"&amp;": "&lt;"}}"#,
         r#"{"command": "c", "action": "stop", "env": "{\"A\": \"b\"}"}"#,
         r#"{"command": "\u005b1]", "action": "stop", "env": {}}"#,
         "",

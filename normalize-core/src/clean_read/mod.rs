@@ -18,8 +18,13 @@
 //!    `f32` past its range, nesting past what the caller's stack is trusted
 //!    with).
 //!
-//! The read sees each string once, as decoded, where a scan before it would
-//! read the whole text again: the checks ride on serde_json's own pass.
+//! The checks ride on serde_json's own pass, with one exception: the text
+//! is searched once for a character reference candidate before the read
+//! (`entities::no_candidate_in_any_part`, a `memchr` per `&`). Where it
+//! holds none, a string serde_json hands as a slice of the text needs no
+//! search of its own; one decoded from escapes is searched as decoded. One
+//! search of the whole text costs less than one per string, whose setup
+//! dominates for the short strings most calls are made of.
 //!
 //! Only the default [`Options`] and calls as text take it; other options
 //! change what the full path does (the entity mode, the limits, the pass
@@ -90,8 +95,9 @@ fn attempt<T: DeserializeOwned>(text: &str, options: &Options, node: &'static No
     if options.check_size(text.len()).is_err() || crate::call::is_json_whitespace(text) {
         return None;
     }
+    let free = observer::Free::of(text);
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(observer::Observed::root(&mut de, node)).ok()?;
+    let value = T::deserialize(observer::Observed::root(&mut de, node, &free)).ok()?;
     de.end().ok()?;
     Some(value)
 }

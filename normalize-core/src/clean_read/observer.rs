@@ -34,15 +34,16 @@ use std::fmt;
 enum At<'a> {
     /// A value serde reads as `node` (already resolved through wrappers).
     Node(&'static Node),
-    /// A tuple variant's elements.
-    Elements(&'static [fn() -> &'static Node]),
+    /// A tuple variant's elements (its content, always a tuple's: one
+    /// pointer keeps every place two words wide).
+    Elements(&'static VariantContent),
     /// A struct variant's fields.
     Fields(&'static StructModel),
-    /// The key of a struct's member: which field it names goes to the cell
-    /// (the field after the last one found is tried first).
-    Key(&'static StructModel, &'a Cell<Option<usize>>, usize),
-    /// A variant's name: which variant it names goes to the cell.
-    Variant(&'static EnumModel, &'a Cell<Option<usize>>),
+    /// The key of a struct's member: which field it names goes to the
+    /// keys' cell (the field after the last one found is tried first).
+    Key(&'a Keys),
+    /// A variant's name: which variant it names goes to its cell.
+    Variant(&'a Named),
     /// A map's key, which no repair touches.
     MapKey,
 }
@@ -64,14 +65,16 @@ pub(super) struct Observed<'a, D> {
     at: At<'a>,
     /// Arrays and objects around the value.
     depth: usize,
+    free: &'a Free,
 }
 
-impl<D> Observed<'static, D> {
-    pub(super) fn root(de: D, node: &'static Node) -> Observed<'static, D> {
+impl<'a, D> Observed<'a, D> {
+    pub(super) fn root(de: D, node: &'static Node, free: &'a Free) -> Observed<'a, D> {
         Observed {
             de,
             at: At::node(node),
             depth: 0,
+            free,
         }
     }
 }
@@ -81,6 +84,7 @@ struct Seed<'a, S> {
     seed: S,
     at: At<'a>,
     depth: usize,
+    free: &'a Free,
 }
 
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, S> {
@@ -88,7 +92,12 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, S> {
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<S::Value, D::Error> {
         let (at, depth) = (self.at, self.depth);
-        self.seed.deserialize(Observed { de, at, depth })
+        self.seed.deserialize(Observed {
+            de,
+            at,
+            depth,
+            free: self.free,
+        })
     }
 }
 
@@ -97,12 +106,13 @@ struct Watch<'a, V> {
     visitor: V,
     at: At<'a>,
     depth: usize,
+    free: &'a Free,
 }
 
 macro_rules! forward {
     ($($method:ident($($arg:ident: $ty:ty),*);)*) => {
         $(fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
-            self.de.$method($($arg,)* Watch { visitor, at: self.at, depth: self.depth })
+            self.de.$method($($arg,)* Watch { visitor, at: self.at, depth: self.depth, free: self.free })
         })*
     };
 }
@@ -181,16 +191,21 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
         self.visitor.visit_char(v)
     }
 
+    // Inlined into serde_json's string read: a call per string cost more
+    // than the checks (callgrind, `benches/from_model_count.rs`).
+    #[inline(always)]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        text(self.at, v)?;
+        text(self.at, self.free, v)?;
         self.visitor.visit_str(v)
     }
+    #[inline(always)]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        text(self.at, v)?;
+        text(self.at, self.free, v)?;
         self.visitor.visit_borrowed_str(v)
     }
+    #[inline(always)]
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        text(self.at, &v)?;
+        text(self.at, self.free, &v)?;
         self.visitor.visit_string(v)
     }
 
@@ -218,20 +233,31 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
             other => other,
         };
         let depth = self.depth;
-        self.visitor.visit_some(Observed { de, at, depth })
+        self.visitor.visit_some(Observed {
+            de,
+            at,
+            depth,
+            free: self.free,
+        })
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
         let (at, depth) = (self.at, self.depth);
-        self.visitor
-            .visit_newtype_struct(Observed { de, at, depth })
+        self.visitor.visit_newtype_struct(Observed {
+            de,
+            at,
+            depth,
+            free: self.free,
+        })
     }
 
     fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
         let depth = deeper(self.depth)?;
         let elements = match self.at {
             At::Node(&Node::Seq(inner)) => Elements::Each(inner().resolve()),
-            At::Node(&Node::Tuple(nodes)) | At::Elements(nodes) => Elements::Listed(nodes),
+            At::Node(&Node::Tuple(nodes)) | At::Elements(&VariantContent::Tuple(nodes)) => {
+                Elements::Listed(nodes)
+            }
             At::Node(Node::FreeForm) => Elements::Free,
             // A struct written as an array, or anything serde refuses.
             _ => return Err(A::Error::custom(NOT_CLEAN)),
@@ -241,6 +267,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
             elements,
             index: 0,
             depth,
+            free: self.free,
         })
     }
 
@@ -249,17 +276,31 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
         match self.at {
             At::Node(&Node::Struct(model)) | At::Fields(model) => self.visitor.visit_map(Fields {
                 map,
-                model,
-                field: Cell::new(None),
+                keys: Keys {
+                    model,
+                    field: Cell::new(None),
+                    next: 0,
+                },
                 depth,
+                free: self.free,
             }),
             At::Node(Node::Map(inner)) => {
                 let value = inner();
-                self.visitor.visit_map(Entries { map, value, depth })
+                self.visitor.visit_map(Entries {
+                    map,
+                    value,
+                    depth,
+                    free: self.free,
+                })
             }
             At::Node(Node::FreeForm) => {
                 let value = &Node::FreeForm;
-                self.visitor.visit_map(Entries { map, value, depth })
+                self.visitor.visit_map(Entries {
+                    map,
+                    value,
+                    depth,
+                    free: self.free,
+                })
             }
             _ => Err(A::Error::custom(NOT_CLEAN)),
         }
@@ -269,7 +310,12 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
         // Written as an object, the enum is one level deeper.
         let depth = deeper(self.depth)?;
         match self.at {
-            At::Node(Node::Enum(model)) => self.visitor.visit_enum(Variants { data, model, depth }),
+            At::Node(Node::Enum(model)) => self.visitor.visit_enum(Variants {
+                data,
+                model,
+                depth,
+                free: self.free,
+            }),
             _ => Err(A::Error::custom(NOT_CLEAN)),
         }
     }
@@ -295,14 +341,21 @@ fn deeper<E: de::Error>(depth: usize) -> Result<usize, E> {
 /// a call is not clean. (A variant's name is a leaf when written as a
 /// string.)
 #[inline(always)]
-fn text<E: de::Error>(at: At<'_>, text: &str) -> Result<(), E> {
+fn text<E: de::Error>(at: At<'_>, free: &Free, text: &str) -> Result<(), E> {
     let leaf = matches!(at, At::Node(_) | At::Variant(..));
-    if leaf && (crate::entities::has_reference_candidate(text.as_bytes()) || like_json(text)) {
+    if leaf
+        && (like_json(text)
+            || (!free.holds(text) && crate::entities::has_reference_candidate(text.as_bytes())))
+    {
         return Err(E::custom(NOT_CLEAN));
     }
     let name = text;
     match at {
-        At::Key(model, field, next) => {
+        At::Key(&Keys {
+            model,
+            ref field,
+            next,
+        }) => {
             // Members mostly come in the fields' order.
             let reads = |i: &usize| {
                 let f = &model.fields[*i];
@@ -314,7 +367,7 @@ fn text<E: de::Error>(at: At<'_>, text: &str) -> Result<(), E> {
             field.set(found);
             found.map(drop).ok_or_else(|| E::custom(NOT_CLEAN))
         }
-        At::Variant(model, variant) => {
+        At::Variant(&Named { model, ref variant }) => {
             let found = model
                 .variants
                 .iter()
@@ -323,6 +376,40 @@ fn text<E: de::Error>(at: At<'_>, text: &str) -> Result<(), E> {
             found.map(drop).ok_or_else(|| E::custom(NOT_CLEAN))
         }
         _ => Ok(()),
+    }
+}
+
+/// Where the call's text lies in memory, when no part of it holds a
+/// character reference candidate (`entities::no_candidate_in_any_part`):
+/// a string serde_json hands as a slice of the text (one written without
+/// escapes) then needs no test of its own, where the test would search it
+/// a second time. A string decoded from escapes lies elsewhere and is
+/// tested as decoded.
+#[derive(Clone, Copy)]
+pub(super) struct Free {
+    start: usize,
+    end: usize,
+}
+
+impl Free {
+    /// The text's place if it holds no candidate, else nowhere.
+    pub(super) fn of(text: &str) -> Free {
+        if crate::entities::no_candidate_in_any_part(text.as_bytes()) {
+            let start = text.as_ptr() as usize;
+            Free {
+                start,
+                end: start + text.len(),
+            }
+        } else {
+            Free { start: 1, end: 0 }
+        }
+    }
+
+    /// Whether `text` lies inside the text vouched for.
+    #[inline(always)]
+    fn holds(&self, text: &str) -> bool {
+        let start = text.as_ptr() as usize;
+        self.start <= start && start + text.len() <= self.end
     }
 }
 
@@ -350,14 +437,15 @@ enum Elements {
     Free,
 }
 
-struct Items<A> {
+struct Items<'a, A> {
     seq: A,
     elements: Elements,
     index: usize,
     depth: usize,
+    free: &'a Free,
 }
 
-impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Items<A> {
+impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Items<'_, A> {
     type Error = A::Error;
 
     fn next_element_seed<S: DeserializeSeed<'de>>(
@@ -375,7 +463,12 @@ impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Items<A> {
         };
         self.index += 1;
         let depth = self.depth;
-        self.seq.next_element_seed(Seed { seed, at, depth })
+        self.seq.next_element_seed(Seed {
+            seed,
+            at,
+            depth,
+            free: self.free,
+        })
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -383,36 +476,52 @@ impl<'de, A: de::SeqAccess<'de>> de::SeqAccess<'de> for Items<A> {
     }
 }
 
-/// A struct's members: each key must be one of its wire names, each value
-/// is read as that field's node.
-struct Fields<A> {
-    map: A,
+/// The struct whose keys are read, and where its members' reading stands.
+struct Keys {
     model: &'static StructModel,
+    /// The field the last key named (`None` until it names one).
     field: Cell<Option<usize>>,
-    depth: usize,
+    /// The field tried first for the next key.
+    next: usize,
 }
 
-impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Fields<A> {
+/// A struct's members: each key must be one of its wire names, each value
+/// is read as that field's node.
+struct Fields<'a, A> {
+    map: A,
+    keys: Keys,
+    depth: usize,
+    free: &'a Free,
+}
+
+impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Fields<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        let next = self.field.take().map_or(0, |last| last + 1);
-        let at = At::Key(self.model, &self.field, next);
+        self.keys.next = self.keys.field.take().map_or(0, |last| last + 1);
+        let at = At::Key(&self.keys);
         let depth = self.depth;
-        self.map.next_key_seed(Seed { seed, at, depth })
+        self.map.next_key_seed(Seed {
+            seed,
+            at,
+            depth,
+            free: self.free,
+        })
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
-        let Some(field) = self.field.get().and_then(|i| self.model.fields.get(i)) else {
+        let keys = &self.keys;
+        let Some(field) = keys.field.get().and_then(|i| keys.model.fields.get(i)) else {
             return Err(A::Error::custom(NOT_CLEAN));
         };
         self.map.next_value_seed(Seed {
             seed,
             at: At::node((field.node)()),
             depth: self.depth,
+            free: self.free,
         })
     }
 
@@ -425,13 +534,14 @@ impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Fields<A> {
 /// A key sent twice is not refused: serde keeps the last, as the full path
 /// does (`crate::repeated_keys`: a map keeps the last; only a struct
 /// refuses a repeat, which serde's derive refuses too).
-struct Entries<A> {
+struct Entries<'a, A> {
     map: A,
     value: &'static Node,
     depth: usize,
+    free: &'a Free,
 }
 
-impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Entries<A> {
+impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Entries<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -439,7 +549,12 @@ impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Entries<A> {
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         let (at, depth) = (At::MapKey, self.depth);
-        self.map.next_key_seed(Seed { seed, at, depth })
+        self.map.next_key_seed(Seed {
+            seed,
+            at,
+            depth,
+            free: self.free,
+        })
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
@@ -447,6 +562,7 @@ impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Entries<A> {
             seed,
             at: At::node(self.value),
             depth: self.depth,
+            free: self.free,
         })
     }
 
@@ -455,26 +571,42 @@ impl<'de, A: de::MapAccess<'de>> de::MapAccess<'de> for Entries<A> {
     }
 }
 
+/// The enum whose variant's name is read, and which variant it names.
+struct Named {
+    model: &'static EnumModel,
+    variant: Cell<Option<usize>>,
+}
+
 /// An externally tagged enum: the variant's name, then its content.
-struct Variants<A> {
+struct Variants<'a, A> {
     data: A,
     model: &'static EnumModel,
     depth: usize,
+    free: &'a Free,
 }
 
-impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Variants<A> {
+impl<'a, 'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Variants<'a, A> {
     type Error = A::Error;
-    type Variant = Content<A::Variant>;
+    type Variant = Content<'a, A::Variant>;
 
     fn variant_seed<S: DeserializeSeed<'de>>(
         self,
         seed: S,
-    ) -> Result<(S::Value, Content<A::Variant>), A::Error> {
-        let variant = Cell::new(None);
-        let at = At::Variant(self.model, &variant);
+    ) -> Result<(S::Value, Content<'a, A::Variant>), A::Error> {
+        let named = Named {
+            model: self.model,
+            variant: Cell::new(None),
+        };
+        let at = At::Variant(&named);
         let depth = self.depth;
-        let (value, access) = self.data.variant_seed(Seed { seed, at, depth })?;
-        let content = variant
+        let (value, access) = self.data.variant_seed(Seed {
+            seed,
+            at,
+            depth,
+            free: self.free,
+        })?;
+        let content = named
+            .variant
             .get()
             .and_then(|i| self.model.variants.get(i))
             .map(|v| &v.content)
@@ -485,15 +617,17 @@ impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for Variants<A> {
                 access,
                 content,
                 depth,
+                free: self.free,
             },
         ))
     }
 }
 
-struct Content<A> {
+struct Content<'a, A> {
     access: A,
     content: &'static VariantContent,
     depth: usize,
+    free: &'a Free,
 }
 
 /// A seed that refuses to be read: it marks that serde_json had a value to
@@ -509,7 +643,7 @@ impl<'de> DeserializeSeed<'de> for Refused<'_> {
     }
 }
 
-impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Content<A> {
+impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Content<'_, A> {
     type Error = A::Error;
 
     fn unit_variant(self) -> Result<(), A::Error> {
@@ -531,15 +665,24 @@ impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Content<A> {
             seed,
             at: At::node(node()),
             depth: self.depth,
+            free: self.free,
         })
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
-        let VariantContent::Tuple(nodes) = self.content else {
+        let VariantContent::Tuple(_) = self.content else {
             return Err(A::Error::custom(NOT_CLEAN));
         };
-        let (at, depth) = (At::Elements(nodes), self.depth);
-        self.access.tuple_variant(len, Watch { visitor, at, depth })
+        let (at, depth) = (At::Elements(self.content), self.depth);
+        self.access.tuple_variant(
+            len,
+            Watch {
+                visitor,
+                at,
+                depth,
+                free: self.free,
+            },
+        )
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -551,8 +694,15 @@ impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Content<A> {
             return Err(A::Error::custom(NOT_CLEAN));
         };
         let (at, depth) = (At::Fields(model), self.depth);
-        self.access
-            .struct_variant(fields, Watch { visitor, at, depth })
+        self.access.struct_variant(
+            fields,
+            Watch {
+                visitor,
+                at,
+                depth,
+                free: self.free,
+            },
+        )
     }
 }
 
