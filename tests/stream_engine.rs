@@ -1050,6 +1050,10 @@ fn a_good_tag_decides_its_branch_as_it_completes_also_beside_an_enum_member() {
         }
         assert_eq!(call.finish(), Task::from_model(text));
     }
+    // The tag sent again outside every variant is still refused as it
+    // completes.
+    let outside = r#"{"type": "scan", "mode": "fast", "type": "zzz", "depth": 1}"#;
+    refused_once_shown::<Task>(outside, outside.find("zzz").unwrap() + 4, "/type");
     // The tag sent again: the finding below it falls.
     let again = r#"{"type": "scan", "mode": "warp", "type": "stop", "reason": "x"}"#;
     let mut call = ArgsStream::<Task>::new();

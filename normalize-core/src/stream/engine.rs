@@ -198,6 +198,8 @@ enum Tagging {
 /// The tag member that decided a union, and its value.
 #[derive(Debug)]
 struct Tag {
+    /// The union's site, which the tag sent again is checked against.
+    union: SiteId,
     key: Box<str>,
     value: Value,
     /// The other members the normalizer's plan reads as tags there
@@ -923,6 +925,7 @@ impl<'s> Core<'s> {
                     Built::Array(_) => false,
                 });
         let tag = Tagging::Decided(Box::new(Tag {
+            union,
             key: Box::from(key),
             value: value.clone(),
             others: others.into_boxed_slice(),
@@ -1038,8 +1041,13 @@ impl<'s> Core<'s> {
 
     /// A key that may change which branch a decided union takes: nothing
     /// below is decided any more (findings anchored to it were dropped).
+    /// The object's site is its union's again: a tag sent again outside
+    /// every branch is still refused as it completes.
     fn undecide(&mut self, top: usize) {
         let frame = &mut self.frames[top];
+        if let Tagging::Decided(tag) = &frame.tagging {
+            frame.slot.site = Some(tag.union);
+        }
         frame.tagging = Tagging::None;
         frame.bound = None;
         frame.checked = false;
