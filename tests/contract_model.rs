@@ -200,6 +200,63 @@ fn a_violation_inside_an_option_is_reported_inside_it() {
     assert_eq!(violations.0[0].pointer, "/fallback");
 }
 
+/// Internally tagged, a variant with an enum member.
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Job {
+    Scan { kind: Kind, depth: u32 },
+    Stop { reason: String },
+}
+
+/// Adjacently tagged, a variant whose content is an enum.
+#[derive(Deserialize, JsonSchema, Debug, PartialEq)]
+#[serde(tag = "t", content = "c", rename_all = "snake_case")]
+enum Picked {
+    Pick(Kind),
+    Count(u32),
+}
+
+#[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+struct Jobs {
+    job: Option<Job>,
+    picked: Option<Picked>,
+}
+
+/// Where the whole call of `T` on `text` is reported.
+fn reported<T: ToolArgs + std::fmt::Debug>(text: &str) -> Vec<String> {
+    let violations = invalid(T::from_model(text).unwrap_err());
+    violations.0.into_iter().map(|v| v.pointer).collect()
+}
+
+#[test]
+fn a_violation_inside_a_tagged_variant_is_reported_inside_the_variant_its_tag_names() {
+    let text = r#"{"type": "scan", "kind": "return", "depth": 1}"#;
+    let violations = invalid(Job::from_model(text).unwrap_err());
+    assert_eq!(violations.0.len(), 1, "{violations:?}");
+    assert_eq!(violations.0[0].pointer, "/kind");
+    assert_eq!(violations.0[0].keyword, "enum");
+    assert_eq!(
+        violations.0[0].message,
+        r#"expected one of "refund", "exchange", found string "return""#
+    );
+    // Every violation of that variant, at once.
+    let text = r#"{"type": "scan", "kind": "return", "depth": "x", "zz": 1}"#;
+    let mut found = reported::<Job>(text);
+    found.sort();
+    assert_eq!(found, ["/depth", "/kind", "/zz"]);
+    // Inside an `Option`, and adjacently tagged.
+    let text = r#"{"job": {"type": "scan", "kind": "return", "depth": 1}, "picked": {"t": "pick", "c": "return"}}"#;
+    assert_eq!(reported::<Jobs>(text), ["/job/kind", "/picked/c"]);
+    // A tag normalization decodes names the variant as decoded.
+    let text = r#"{"type": "sc&#97;n", "kind": "return", "depth": 1}"#;
+    assert_eq!(reported::<Job>(text), ["/kind"]);
+    // A tag no variant allows is reported at the tag, as before.
+    let text = r#"{"type": "zap", "kind": "return", "depth": 1}"#;
+    let violations = invalid(Job::from_model(text).unwrap_err());
+    assert_eq!(violations.0[0].pointer, "/type");
+    assert_eq!(violations.0[0].keyword, "const");
+}
+
 #[derive(Deserialize, JsonSchema, ToolArgs, Debug)]
 #[allow(dead_code)]
 struct Extras {

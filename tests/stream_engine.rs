@@ -888,9 +888,188 @@ fn a_tag_outside_every_branch_is_refused_as_it_completes() {
     call.push(again);
     assert!(call.provisional().is_none() && call.rejection().is_none());
     assert_eq!(call.finish(), Job::from_model(again));
-    // A tag a branch allows decides nothing early here (the bad `mode` is
-    // reported at the union, not at `/mode`).
+    // A tag a branch allows picks that branch: the bad `mode` after it is
+    // refused at `/mode` as it completes, as the whole call reports it.
     let good_tag = r#"{"type": "scan", "mode": "warp", "depth": 1}"#;
-    assert!(first_early::<Job>(good_tag, true).is_none());
-    assert!(Job::from_model(good_tag).is_err());
+    let (received, early) = first_early::<Job>(good_tag, true).expect("refused early");
+    assert_eq!(received, good_tag.find("warp").unwrap() + 5);
+    let whole = violations(&Job::from_model(good_tag).unwrap_err());
+    assert_eq!(violations(&early), whole);
+    assert_eq!((&*whole[0].pointer, &*whole[0].keyword), ("/mode", "enum"));
+}
+
+/// Internally tagged, a variant with a unit-enum member: the tag picks the
+/// variant whatever that member holds.
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Task {
+    Scan {
+        mode: Mode,
+        depth: u32,
+        #[tool_args(verbatim)]
+        #[serde(default)]
+        labels: Vec<String>,
+    },
+    Stop {
+        reason: String,
+    },
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
+struct Tasks {
+    task: Option<Task>,
+    #[serde(default)]
+    picked: Option<Picked>,
+}
+
+/// Adjacently tagged, a variant whose content is a unit enum.
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+#[serde(tag = "t", content = "c", rename_all = "snake_case")]
+enum Picked {
+    Pick(Mode),
+    Count(u32),
+}
+
+/// The violation a call of `T` gets at `pointer`, whole and streamed: in
+/// every two-way split and in one-byte deltas, the stream refuses it once
+/// byte `shown - 1` has arrived, with the whole call's violation there
+/// (pointer, keyword, message), provisional until the objects close.
+fn refused_once_shown<T: ToolArgs + std::fmt::Debug + PartialEq>(
+    text: &str,
+    shown: usize,
+    pointer: &str,
+) {
+    let whole = violations(&T::from_model(text).unwrap_err());
+    let expected = whole
+        .iter()
+        .find(|v| v.pointer == pointer)
+        .unwrap_or_else(|| panic!("{text}: nothing at {pointer} in {whole:?}"))
+        .clone();
+    let (received, early) = first_early::<T>(text, true).expect("refused early");
+    assert_eq!(received, shown, "{text}");
+    assert_eq!(violations(&early)[0], expected, "{text}");
+    let bytes = text.as_bytes();
+    for cut in 0..=bytes.len() {
+        let mut call = ArgsStream::<T>::new();
+        call.push_bytes(&bytes[..cut]);
+        let first = call
+            .provisional()
+            .map(|e| violations(&e.rejection)[0].clone());
+        assert_eq!(first.is_some(), cut >= shown, "{text} cut at {cut}");
+        call.push_bytes(&bytes[cut..]);
+        let last = call.rejection().expect("certain once the objects close");
+        assert_eq!(
+            violations(&last.rejection)[0],
+            expected,
+            "{text} cut at {cut}"
+        );
+        assert_eq!(call.finish(), T::from_model(text), "{text} cut at {cut}");
+    }
+}
+
+/// Class 6 of the streaming issue, its second half: a tag a branch allows
+/// picks it as soon as it completes, also where the branch has an enum
+/// member, and the whole call is reported inside that branch.
+#[test]
+fn a_good_tag_decides_its_branch_as_it_completes_also_beside_an_enum_member() {
+    let text = r#"{"type": "scan", "mode": "warp", "depth": 1}"#;
+    let whole = violations(&Task::from_model(text).unwrap_err());
+    assert_eq!(whole.len(), 1, "{whole:?}");
+    assert_eq!((&*whole[0].pointer, &*whole[0].keyword), ("/mode", "enum"));
+    assert_eq!(
+        whole[0].message,
+        r#"expected one of "fast", "thorough", found string "warp""#
+    );
+    let shown = text.find("warp").unwrap() + 5;
+    refused_once_shown::<Task>(text, shown, "/mode");
+    // Another member after a good tag and mode, likewise.
+    let depth = r#"{"type": "scan", "mode": "fast", "depth": "x"}"#;
+    refused_once_shown::<Task>(depth, depth.len() - 1, "/depth");
+    // Inside an `Option`, and adjacently tagged with an enum as content.
+    let inside = r#"{"task": {"type": "scan", "depth": 1, "mode": "warp"}}"#;
+    refused_once_shown::<Tasks>(inside, inside.find("warp").unwrap() + 5, "/task/mode");
+    let adjacent = r#"{"task": null, "picked": {"t": "pick", "c": "warp"}}"#;
+    refused_once_shown::<Tasks>(adjacent, adjacent.find("warp").unwrap() + 5, "/picked/c");
+    // A finding below another member falls when the enum member arrives
+    // (which, outside its enum, makes the whole call read the object
+    // otherwise); the member's own finding stands.
+    let before = r#"{"type": "scan", "depth": "x", "mode": "warp"}"#;
+    let mut call = ArgsStream::<Task>::new();
+    let cut = before.find(r#""mode""#).unwrap();
+    call.push(&before[..cut]);
+    let early = call.provisional().expect("found at /depth");
+    assert_eq!(violations(&early.rejection)[0].pointer, "/depth");
+    call.push(&before[cut..]);
+    let last = call.rejection().expect("found at /mode");
+    let whole = violations(&Task::from_model(before).unwrap_err());
+    assert_eq!(violations(&last.rejection)[0].pointer, "/mode");
+    assert!(whole.contains(&violations(&last.rejection)[0]), "{whole:?}");
+    // The normalizer reads the enum member as a tag too: outside its enum,
+    // it makes the whole call bind the object otherwise, where `labels` is
+    // not the variant's verbatim field and its references are decoded. So
+    // what is found in `labels` falls when `mode` arrives, and after a
+    // `mode` outside its enum (before the tag or after it) no other member
+    // is checked.
+    let cases = [
+        (
+            r#"{"type": "scan", "labels": "a&amp;b", "mode": "warp", "depth": 1}"#,
+            true,
+        ),
+        (
+            r#"{"mode": "warp", "type": "scan", "labels": "a&amp;b", "depth": 1}"#,
+            false,
+        ),
+        (
+            r#"{"type": "scan", "mode": "warp", "labels": "a&amp;b", "depth": 1}"#,
+            false,
+        ),
+    ];
+    for (text, labels_first) in cases {
+        let whole = violations(&Task::from_model(text).unwrap_err());
+        let pointers: Vec<&str> = whole.iter().map(|v| v.pointer.as_str()).collect();
+        assert!(
+            pointers.contains(&"/labels") && pointers.contains(&"/mode"),
+            "{whole:?}"
+        );
+        let mut call = ArgsStream::<Task>::new();
+        let mut seen = Vec::new();
+        for byte in text.as_bytes() {
+            call.push_bytes(std::slice::from_ref(byte));
+            if let Some(early) = call.provisional() {
+                seen.push(violations(&early.rejection)[0].pointer.clone());
+            }
+        }
+        assert_eq!(
+            seen.first().map(String::as_str) == Some("/labels"),
+            labels_first,
+            "{text}: {seen:?}"
+        );
+        match call.rejection() {
+            Some(last) => assert!(whole.contains(&violations(&last.rejection)[0]), "{text}"),
+            None => assert!(seen.is_empty(), "{text}: {seen:?}"),
+        }
+        assert_eq!(call.finish(), Task::from_model(text));
+    }
+    // The tag sent again outside every variant is still refused as it
+    // completes.
+    let outside = r#"{"type": "scan", "mode": "fast", "type": "zzz", "depth": 1}"#;
+    refused_once_shown::<Task>(outside, outside.find("zzz").unwrap() + 4, "/type");
+    // The tag sent again: the finding below it falls.
+    let again = r#"{"type": "scan", "mode": "warp", "type": "stop", "reason": "x"}"#;
+    let mut call = ArgsStream::<Task>::new();
+    call.push(again);
+    assert!(call.provisional().is_none() && call.rejection().is_none());
+    assert_eq!(call.finish(), Task::from_model(again));
+    // A tag normalization changes is left to the end, where the whole call
+    // reads it decoded and reports inside its branch.
+    let encoded = r#"{"type": "sc&#97;n", "mode": "warp", "depth": 1}"#;
+    assert!(first_early::<Task>(encoded, true).is_none());
+    let whole = violations(&Task::from_model(encoded).unwrap_err());
+    assert_eq!(whole[0].pointer, "/mode");
+    // A member outside its enum, sent encoded: the branch is read
+    // otherwise by the whole call, so nothing below another member is
+    // decided after it.
+    let member_encoded = r#"{"type": "scan", "mode": "w&#97;rp", "depth": "x"}"#;
+    assert!(first_early::<Task>(member_encoded, true).is_none());
+    assert!(Task::from_model(member_encoded).is_err());
 }

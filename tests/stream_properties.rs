@@ -3,7 +3,8 @@
 //! clean, damaged (escaped strings, containers sent as JSON text, broken
 //! syntax) and invalid (an undeclared key, a leaf of another type, a
 //! string outside an enum, an undeclared key and a wrong leaf together, an
-//! integer written with a fraction or an exponent),
+//! integer written with a fraction or an exponent, a unit-enum member
+//! outside its enum, a tagged union's included, after its good tag),
 //! each fed in every two-way split, in one-byte
 //! deltas and in random multi-way splits.
 //!
@@ -254,6 +255,16 @@ fn texts<T: Subject>(j: &Value, rng: &mut Rng) -> Vec<(String, &'static str)> {
                 text.replace(&marker.to_string(), &written),
                 "integer written",
             ));
+        }
+        // A unit-enum member (the suite's `Speed`) outside its enum, each of
+        // the first two in turn: below a tagged union, after its good tag,
+        // the tag decides the branch it is reported in.
+        let speeds = all.iter().filter(
+            |at| matches!(j.pointer(at), Some(Value::String(s)) if s == "fast" || s == "slow"),
+        );
+        for at in speeds.take(2) {
+            let mutated = with_replaced(j, at, Value::from("warp"));
+            out.push((mutated.to_string(), "outside its enum"));
         }
         // Both at once: a finding early in the text must stand whatever
         // fails after it (a wrong tag can change how a union is reported).
@@ -673,6 +684,36 @@ macro_rules! streaming {
 }
 
 contract_types!(streaming);
+
+/// The generation covers tagged unions whose branches carry enums, with a
+/// member outside its enum after a good tag, and the stream refuses such a
+/// call before its last byte (at that member, once it completes).
+#[test]
+fn a_member_outside_its_enum_after_a_good_tag_is_refused_before_the_end() {
+    let mut sent = 0;
+    let mut early = 0;
+    for (text, kind, _) in generated::<Pacing>("pacing") {
+        if kind != "outside its enum" {
+            continue;
+        }
+        sent += 1;
+        let cuts: Vec<usize> = (1..text.len()).collect();
+        let got = run::<Pacing>(&text, &cuts);
+        if let Some((at, rejection, _)) = got.provisional {
+            let ArgsError::Invalid(violations) = rejection else {
+                panic!("{text}: {rejection:?}");
+            };
+            let warp = text.find(r#""warp""#).expect("the member") + 6;
+            if at == warp && violations.0[0].keyword == "enum" {
+                early += 1;
+            }
+        }
+    }
+    assert!(
+        sent > 0 && early > 0,
+        "{early} of {sent} refused at the member"
+    );
+}
 
 fn median(mut values: Vec<f64>) -> Option<f64> {
     if values.is_empty() {

@@ -775,6 +775,42 @@ pub struct WithSpeed {
 }
 generator!(WithSpeed { speed, leaf, tags });
 
+/// Internally tagged, variants with a unit-enum member (the same `Speed`
+/// in two of them) beside others: the tag picks the variant whatever that
+/// member holds, and a member outside its enum is reported inside it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Paced {
+    Run { speed: Speed, laps: u32, leaf: Leaf },
+    Walk { speed: Speed, note: Option<String> },
+    Rest { minutes: u32 },
+}
+generator!(Paced { Run { speed, laps, leaf }, Walk { speed, note }, Rest { minutes } } enum);
+
+/// Adjacently tagged, a variant whose content is a unit enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+#[serde(tag = "t", content = "c", rename_all = "snake_case")]
+pub enum PacedAdjacent {
+    Pace(Speed),
+    Laps(Vec<u32>),
+    Off,
+}
+generator!(PacedAdjacent { Pace(f0), Laps(f0), Off } enum);
+
+/// Tagged unions whose branches carry enums, at the root of a member, in
+/// an `Option` and in a list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ToolArgs)]
+pub struct Pacing {
+    pub paced: Paced,
+    pub maybe: Option<Paced>,
+    pub adjacent: Vec<PacedAdjacent>,
+}
+generator!(Pacing {
+    paced,
+    maybe,
+    adjacent
+});
+
 /// Two numbers first: no array of strings with one element replaced
 /// spells it (serde reads a struct from a sequence too, `["a", 7]` is a
 /// `Target`, which the schema does not say).
@@ -1373,6 +1409,8 @@ macro_rules! contract_types {
             enum_fields: EnumFields, unions &["/u"];
             shape_unions: ShapeUnions, unions &["/either", "/with_speed"];
             shadowed_unions: ShadowedUnions, unions &["/reach", "/around", "/pick", "/bag"];
+            paced: Paced;
+            pacing: Pacing;
             page_of_filters: Page<Filter>, aliases &[("items", "results")];
             page_of_numbers: Page<u32>, aliases &[("items", "results")];
             page_of_strings: Page<String>, aliases &[("items", "results")];

@@ -344,16 +344,49 @@ impl SchemaPlan {
     }
 
     /// Binds an object at `loc` by its shape and its member `key` (a tag)
-    /// alone, when no union branch there is picked by anything else: then
+    /// alone, when no union branch there is picked by anything but tags
+    /// (`const`/`enum` members, no externally tagged variant's key): then
     /// an object holding only that member binds as the complete object
-    /// will, whatever its other members.
-    pub(crate) fn bind_by_tag(&self, loc: &Loc, key: &str, tag: &Value) -> Option<Bound> {
+    /// will, as long as each of the other tags it holds agrees with this
+    /// binding (see [`SchemaPlan::bind_agrees`]). The other tags' names
+    /// come with it (`mode` of `Scan { mode: Mode, .. }`), sorted.
+    pub(crate) fn bind_by_tag(
+        &self,
+        loc: &Loc,
+        key: &str,
+        tag: &Value,
+    ) -> Option<(Bound, Vec<Box<str>>)> {
         let is_tag = |name: &str| name == key;
+        let others = std::cell::RefCell::new(Vec::<Box<str>>::new());
         let by_tag = self.branches_all(loc, &|node| {
-            node.tags.iter().all(|(name, _)| is_tag(name))
-                && node.variant_key.as_deref().is_none_or(is_tag)
+            let mut others = others.borrow_mut();
+            for (name, _) in &node.tags {
+                if !is_tag(name) && !others.contains(name) {
+                    others.push(name.clone());
+                }
+            }
+            node.variant_key.as_deref().is_none_or(is_tag)
         });
-        by_tag.then(|| self.bind_holding(loc, key, tag.clone()))
+        let mut others = others.into_inner();
+        others.sort_unstable();
+        by_tag.then(|| (self.bind_holding(loc, key, tag.clone()), others))
+    }
+
+    /// Whether an object at `loc` holding its tag `key` as `tag` and its
+    /// member `name` as `value` (another tag, see
+    /// [`SchemaPlan::bind_by_tag`]) binds as one holding the tag alone
+    /// (`bound`): the member agrees with the branch the tag picked.
+    pub(crate) fn bind_agrees(
+        &self,
+        loc: &Loc,
+        (key, tag): (&str, &Value),
+        (name, value): (&str, &Value),
+        bound: &Bound,
+    ) -> bool {
+        let mut object = Map::new();
+        object.insert(key.to_owned(), tag.clone());
+        object.insert(name.to_owned(), value.clone());
+        self.bind(loc, &Value::Object(object)) == *bound
     }
 
     /// Binds an object at `loc` holding member `key` alone, when no union

@@ -171,8 +171,26 @@ enum Tagging {
 /// The tag member that decided a union, and its value.
 #[derive(Debug)]
 struct Tag {
+    /// The union's site, which the tag sent again is checked against.
+    union: SiteId,
     key: Box<str>,
     value: Value,
+    /// The other members the normalizer's plan reads as tags there
+    /// (`const`/`enum` members, `mode` of `Scan { mode: Mode, .. }`): one
+    /// that disagrees with the branch makes the whole call bind the object
+    /// otherwise, so what is found below another member holds only while
+    /// none of them arrives (sorted).
+    others: Box<[Box<str>]>,
+    /// One of `others` arrived disagreeing with the branch (or as a
+    /// container): only they are checked from then on.
+    diverged: bool,
+}
+
+impl Tag {
+    /// Whether `key` is one of the other tags.
+    fn other(&self, key: &str) -> bool {
+        self.others.iter().any(|name| **name == *key)
+    }
 }
 
 impl Frame {
@@ -739,6 +757,13 @@ impl<'s> Core<'s> {
     }
 
     fn open_container(&mut self, at: usize, object: bool) {
+        // A container where the plan reads a tag: it disagrees with the
+        // branch the object's tag picked.
+        if let Some(parent) = self.frames.last_mut() {
+            if let Tagging::Decided(tag) = &mut parent.tagging {
+                tag.diverged |= tag.other(&parent.key);
+            }
+        }
         let depth = self.frames.len() + 1;
         self.deepest = self.deepest.max(depth);
         if depth > self.options.max_depth {
@@ -836,6 +861,7 @@ impl<'s> Core<'s> {
         let (Some(sites), Some(plan)) = (self.checks.sites, self.checks.plan) else {
             return;
         };
+        let intact = self.intact;
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
@@ -859,14 +885,57 @@ impl<'s> Core<'s> {
         let Some(decided) = sites.by_tag(union, value) else {
             return;
         };
-        let Some(bound) = plan.bind_by_tag(loc, key, value) else {
+        let Some((bound, others)) = plan.bind_by_tag(loc, key, value) else {
             return;
         };
+        // Another tag sent before this one may already disagree (or the
+        // members so far are not `serde_json`'s: then they may).
+        let diverged = !others.is_empty()
+            && (!intact
+                || match &frame.built {
+                    Built::Object(members) => others.iter().any(|name| {
+                        members.get(&**name).is_some_and(|member| {
+                            !plan.bind_agrees(loc, (key, value), (name, member), &bound)
+                        })
+                    }),
+                    Built::Array(_) => false,
+                });
         let tag = Tagging::Decided(Box::new(Tag {
+            union,
             key: Box::from(key),
             value: value.clone(),
+            others: others.into_boxed_slice(),
+            diverged,
         }));
         self.take_branch(decided, bound, tag);
+    }
+
+    /// A member of the innermost object, whose tag decided its union, is
+    /// complete: where the plan reads it as another tag (`Tag::others`),
+    /// whether it agrees with the branch is noted. Whether to check it: not
+    /// a string normalization would change (the plan reads tags as sent,
+    /// the validator normalized).
+    fn another_tag(&mut self, value: &Value) -> bool {
+        let (plan, intact) = (self.checks.plan, self.intact);
+        let Some(frame) = self.frames.last_mut() else {
+            return true;
+        };
+        let Tagging::Decided(tag) = &mut frame.tagging else {
+            return true;
+        };
+        if !tag.other(&frame.key) {
+            return true;
+        }
+        let agrees = match (plan, &frame.slot.loc, &frame.bound) {
+            (Some(plan), Some(loc), Some(bound)) => {
+                plan.bind_agrees(loc, (&tag.key, &tag.value), (&frame.key, value), bound)
+            }
+            _ => false,
+        };
+        tag.diverged |= !agrees || !intact;
+        value
+            .as_str()
+            .is_none_or(|text| !crate::entities::has_reference_candidate(text.as_bytes()))
     }
 
     /// A tag (a member every object branch of the innermost object's union
@@ -948,8 +1017,13 @@ impl<'s> Core<'s> {
 
     /// A key that may change which branch a decided union takes: nothing
     /// below is decided any more (findings anchored to it were dropped).
+    /// The object's site is its union's again: a tag sent again outside
+    /// every branch is still refused as it completes.
     fn undecide(&mut self, top: usize) {
         let frame = &mut self.frames[top];
+        if let Tagging::Decided(tag) = &frame.tagging {
+            frame.slot.site = Some(tag.union);
+        }
         frame.tagging = Tagging::None;
         frame.bound = None;
         frame.checked = false;
@@ -1006,7 +1080,13 @@ impl<'s> Core<'s> {
             child.loc = Some(plan.member(bound, key));
         }
         let mut forbidden = false;
-        if frame.checked {
+        // Once another tag disagreed with the branch, the whole call binds
+        // the object otherwise: only the tags are checked.
+        let diverged = match &frame.tagging {
+            Tagging::Decided(tag) => tag.diverged && !tag.other(key),
+            _ => false,
+        };
+        if frame.checked && !diverged {
             if let (Some(sites), Some(site)) = (sites, frame.slot.site) {
                 match sites.member(site, key) {
                     Child::Known(site) => child.site = Some(site),
@@ -1025,7 +1105,7 @@ impl<'s> Core<'s> {
 
     fn read_scalar(&mut self, token: Token<'_>, on_event: Option<OnEvent<'_>>) {
         let checking = self.checking();
-        let (slot, location) = self.next_value();
+        let (mut slot, location) = self.next_value();
         let depth = self.frames.len();
         if let Some(parent) = self.frames.last_mut() {
             parent.resume = token.end;
@@ -1044,15 +1124,19 @@ impl<'s> Core<'s> {
             return;
         };
         // Below a container reported whole, members report nothing.
-        let (loud, awaiting) = match self.frames.last() {
-            None => (true, false),
+        let (loud, awaiting, decided) = match self.frames.last() {
+            None => (true, false, false),
             Some(frame) => (
                 frame.settled && !frame.quiet,
                 matches!(frame.tagging, Tagging::Awaiting(_)),
+                matches!(frame.tagging, Tagging::Decided(_)),
             ),
         };
         if awaiting {
             self.decide_by_tag(&value);
+        }
+        if decided && !self.another_tag(&value) {
+            slot.site = None;
         }
         self.refuse_outside_every_tag(&value, depth);
         let (location, on_event) = if loud {
@@ -1284,7 +1368,14 @@ impl<'s> Core<'s> {
         let reach = at.min(self.frames.len());
         for (i, frame) in self.frames[..reach].iter().enumerate() {
             match &frame.tagging {
-                Tagging::Decided(tag) => anchors.push((i, Some(tag.key.to_string()))),
+                Tagging::Decided(tag) => {
+                    anchors.push((i, Some(tag.key.to_string())));
+                    // Below another member, the object's other tags too: one
+                    // that disagrees binds the whole call's object otherwise.
+                    if !tag.other(&frame.key) {
+                        anchors.extend(tag.others.iter().map(|name| (i, Some(name.to_string()))));
+                    }
+                }
                 Tagging::DecidedByKey => anchors.push((i, None)),
                 _ => {}
             }

@@ -101,7 +101,13 @@
 //!   (a string at its closing quote, anything else at the byte after it),
 //!   whatever the branches constrain besides: every branch fails at the
 //!   tag, and the validator reports it there whatever follows. A value
-//!   normalization would change is left to the end.
+//!   normalization would change is left to the end;
+//! - after a tag a branch allows, a member that branch constrains to
+//!   strings by `enum`/`const` (a unit-enum member, `mode` of
+//!   `Scan { mode: Mode, .. }`) sent outside them, once complete (a string
+//!   at its closing quote, anything else at the byte after it): the
+//!   validator reports it inside the branch the tag picks, at the member,
+//!   whatever follows (see **by a tag member** below).
 //!
 //! Only where the schema there is known before the value is complete: every
 //! enclosing location's subschemas apply whatever the rest of the value is
@@ -121,17 +127,29 @@
 //!   normalization leaves alone, the members after it are checked against
 //!   its branch; the tag is put in the skeleton the validator words a
 //!   finding from, and the finding stands only while the tag is not sent
-//!   again (see **Repeated keys**).
+//!   again (see **Repeated keys**). The branches may constrain other
+//!   members to strings too (an enum member, `mode` of
+//!   `Scan { mode: Mode, .. }`), where no two branches constrain one of
+//!   them to different values: the validator's report is then inside the
+//!   branch the tag picks whatever they hold, so a value outside such a
+//!   member's enum is refused once complete (a string at its closing
+//!   quote, anything else at the byte after it), at the member. The
+//!   normalizer's plan reads those members as tags too, and binds the
+//!   object otherwise where one of them disagrees with the branch: a
+//!   finding below any other member stands only while none of them
+//!   arrives, and once one arrived disagreeing (or sent as a container)
+//!   only they are checked in that object.
 //! - **by the object's first key**: every object branch declares one
 //!   member, requires it and allows nothing else, each a different one
 //!   (serde's externally tagged variants with data). The key decides the
 //!   branch while the object holds that member alone: a finding below
 //!   stands only until another key arrives in that object.
 //!
-//! Either way, the branch taken constrains no direct member or element but
-//! the tag by `const`/`enum` (the report names the union, not the branch,
-//! when such a member fails), and below it no branch is picked by a tag the
-//! plan would read from members not yet seen. A group of branches that only
+//! By shape or by first key, the branch taken constrains no direct member
+//! or element by `const`/`enum` (the report names the union, not the
+//! branch, when such a member fails); by a tag, none but as above. Below it
+//! no branch is picked by a tag the plan would read from members not yet
+//! seen. A group of branches that only
 //! require names (a required field's aliases) constrains no member and is
 //! left to the end. A branch that is itself a union and nothing else (an
 //! `Option` of an enum with data) is taken by shape, and its own union is
@@ -174,11 +192,13 @@
 //! early rejection with [`Certainty::UnlessRepeated`], which
 //! `provisional()` returns and `rejection()` does not. The same holds for a
 //! value below a union its tag decided, with the tag's key (sent again, it
-//! may pick another branch), and below a union an object's first key
-//! decided, with any further key of that object. Statements 1 and 2 hold
-//! for it on every continuation that sends none of those keys; it becomes
-//! [`Certainty::Certain`] when the objects close, and is dropped when one
-//! of them arrives. Keys forbidden in the root object, values
+//! may pick another branch) and, below a member that is not one of them,
+//! the keys of the object's other tags (an enum member that disagrees
+//! makes the plan bind the object otherwise), and below a union an
+//! object's first key decided, with any further key of that object.
+//! Statements 1 and 2 hold for it on every continuation that sends none of
+//! those keys; it becomes [`Certainty::Certain`] when the objects close,
+//! and is dropped when one of them arrives. Keys forbidden in the root object, values
 //! of the root array, syntax, limits and unknown tools are certain at once.
 //!
 //! Not early: a missing required member (the end decides), bounds such as

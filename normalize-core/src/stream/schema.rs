@@ -193,7 +193,8 @@ impl<'s> Sites<'s> {
     /// [`Sites::resolved`], only where the validator's report names that
     /// branch whatever the object's other members are: every other branch
     /// refuses the tag by `const`/`enum` (or the object by `type`), and
-    /// the branch constrains no other direct member by `const`/`enum`.
+    /// no other member tells the branches apart (see
+    /// `Builder::confirm_tag`).
     pub(crate) fn by_tag(&self, site: SiteId, value: &Value) -> Option<SiteId> {
         let tagged = self.site(site).tagged.as_ref()?;
         tagged
@@ -734,8 +735,14 @@ impl<'s> Builder<'s> {
 
     /// Keeps a union of object branches as tagged where one member name is
     /// a tag in every branch (its values, strings, fixed by one `const` or
-    /// `enum`, no value in two branches) and each branch, like a decided
-    /// union's, constrains no other direct member by `const`/`enum`.
+    /// `enum`, no value in two branches) and each branch constrains its
+    /// other direct members by `const`/`enum` only to strings, a member two
+    /// branches constrain alike in both (an enum member, `mode` of
+    /// `Scan { mode: Mode, .. }`): the validator's report then names the
+    /// branch the tag picks (`crate::validate`), whatever the other members
+    /// hold. The normalizer's plan reads those members as tags too
+    /// (`SchemaPlan::bind_by_tag` names them): the stream keeps to the
+    /// branch's reading only while they agree with it.
     fn confirm_tag(&mut self, union: &ObjectUnion<'s>) {
         let (id, branches) = (union.site, &union.branches);
         let sites = &self.sites;
@@ -776,26 +783,57 @@ impl<'s> Builder<'s> {
             }
         }
         let every_tag = apart.then(|| (Box::<str>::from(key), every));
+        // Each branch's other members that a `const`/`enum` constrains, to
+        // strings (`mode` of `Scan { mode: Mode, .. }`): the tag picks the
+        // branch whatever they hold, provided no other branch fixes one of
+        // them to values of its own (the validator's report could then be
+        // read as picked by that member instead).
+        let same = |a: &[Value], b: &[Value]| {
+            a.len() == b.len() && a.iter().all(|v| b.contains(v)) && b.iter().all(|v| a.contains(v))
+        };
         let mut seen: Vec<&Value> = Vec::new();
         let mut table = Vec::new();
+        let mut members: Vec<(&str, &'s [Value])> = Vec::new();
         for (site, (_, with, _)) in own.iter().zip(branches) {
             let (Some(values), Child::Known(with)) = (tag_values(site, key), with) else {
                 break;
             };
-            let alone = !site.never
-                && !site.open
-                && !site.constrains_value()
-                && site
-                    .members
-                    .iter()
-                    .filter(|(name, _)| *name != key)
-                    .all(|(_, child)| plain(child))
-                && plain(site.other);
+            let fixed: Option<Vec<(&str, &'s [Value])>> = site
+                .members
+                .iter()
+                .filter(|(name, child)| *name != key && !plain(*child))
+                .map(|(name, child)| match child {
+                    Child::Known(c) => string_values(&sites[c as usize]).map(|v| (name, v)),
+                    _ => None,
+                })
+                .collect();
+            // A member constrained otherwise.
+            let Some(fixed) = fixed else {
+                break;
+            };
+            let alone = !site.never && !site.open && !site.constrains_value() && plain(site.other);
             if !alone || values.iter().any(|v| seen.contains(&v)) {
                 break;
             }
+            members.extend(fixed);
             seen.extend(values);
             table.push((values, *with));
+        }
+        // A member several branches fix, each to the same values: no value
+        // there is one branch's and not another's.
+        let apart_by_tag_alone = members.iter().all(|(name, values)| {
+            own.iter().all(|site| match site.members.get(name) {
+                Some(child) if !plain(child) => match child {
+                    Child::Known(c) => {
+                        string_values(&sites[c as usize]).is_some_and(|other| same(values, other))
+                    }
+                    _ => false,
+                },
+                _ => true,
+            })
+        });
+        if !apart_by_tag_alone {
+            table.clear();
         }
         let complete = table.len() == branches.len();
         let key = Box::from(key);

@@ -5,7 +5,7 @@ use super::Violation;
 use super::distinct::{DISTINCT, Repeat};
 use super::whole::{Failure, WHOLE};
 use crate::path::write_token;
-use crate::plan::reference::value_at;
+use crate::plan::reference::{resolve, unescape_token, value_at};
 use jsonschema::ValidationError;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
@@ -294,8 +294,9 @@ pub(super) fn push_violations(
 
 /// A union that failed in a way one precise violation explains: a required
 /// field's aliases all missing, one branch of the value's shape (`Filter` of
-/// `Filter | null`, the variant an externally tagged object names) whose own
-/// errors say more than "matches no branch", or a tag every variant refuses.
+/// `Filter | null`, the variant an externally tagged object names) or the
+/// branch its tag picks, whose own errors say more than "matches no
+/// branch", or a tag every variant refuses.
 /// Whether it pushed them.
 fn push_union_violations(
     schema: &Value,
@@ -336,6 +337,13 @@ fn push_union_violations(
         return true;
     }
     if let Some(errors) = shape_matching_branch(pointer, context) {
+        for error in errors {
+            push_violations(schema, instance, error, out, declared_elsewhere, wholes);
+        }
+        return true;
+    }
+    let keyword_at = error.schema_path().as_str();
+    if let Some(errors) = tag_picked_branch(schema, keyword_at, pointer, context) {
         for error in errors {
             push_violations(schema, instance, error, out, declared_elsewhere, wholes);
         }
@@ -471,6 +479,129 @@ fn shape_matching_branch<'e>(
         })
         .collect();
     only(deeper)
+}
+
+/// The branch a tag member picks, where one tells the union's branches
+/// apart (serde's internally and adjacently tagged enums): every other
+/// branch refuses the object by `type`, `const` or `enum` at the union's
+/// location, or by `const`/`enum` at that member; the one left has no
+/// error there, and fixes that member too (by `const`/`enum`, through
+/// `$ref` and `allOf`), so the member is its tag and not one only the
+/// others constrain. Its errors are the ones to report (`/mode` outside its
+/// enum under a good tag), not "matches no branch". `None` where no member
+/// picks a branch, where two members would pick different ones, or where
+/// the branch left refuses the object as a whole (`type`, `not`, `const`
+/// or `enum` at the union's location).
+fn tag_picked_branch<'e>(
+    schema: &Value,
+    keyword_at: &str,
+    pointer: &str,
+    context: &'e [Vec<ValidationError<'static>>],
+) -> Option<&'e [ValidationError<'static>]> {
+    let Some(Value::Array(branches)) = value_at(schema, keyword_at) else {
+        return None;
+    };
+    if branches.len() != context.len() {
+        return None;
+    }
+    let fixed = |e: &ValidationError<'_>| {
+        matches!(
+            e.kind(),
+            ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. }
+        )
+    };
+    let whole = |errors: &[ValidationError<'_>]| {
+        errors.iter().any(|e| {
+            e.instance_path().as_str() == pointer
+                && (fixed(e)
+                    || matches!(
+                        e.kind(),
+                        ValidationErrorKind::Type { .. } | ValidationErrorKind::Not { .. }
+                    ))
+        })
+    };
+    let mut picked: Option<usize> = None;
+    let mut tried: Vec<&str> = Vec::new();
+    for error in context.iter().flatten() {
+        let at = error.instance_path().as_str();
+        if !fixed(error) || !is_member(pointer, at) || tried.contains(&at) {
+            continue;
+        }
+        tried.push(at);
+        let refused_at = |errors: &[ValidationError<'_>]| {
+            errors
+                .iter()
+                .any(|e| fixed(e) && e.instance_path().as_str() == at)
+        };
+        let mut left = None;
+        let mut by_tag = 0;
+        let mut several = false;
+        for (i, errors) in context.iter().enumerate() {
+            if refused_at(errors) && !whole(errors) {
+                by_tag += 1;
+            } else if !whole(errors) {
+                several |= left.replace(i).is_some();
+            }
+        }
+        let Some(left) = left.filter(|_| !several && by_tag > 0) else {
+            continue;
+        };
+        let inside = |e: &ValidationError<'_>| {
+            e.instance_path()
+                .as_str()
+                .strip_prefix(at)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        let name = unescape_token(&at[pointer.len() + 1..]);
+        if context[left].iter().any(inside) || !fixes(schema, &branches[left], &name, 0) {
+            continue;
+        }
+        match picked {
+            Some(other) if other != left => return None,
+            _ => picked = Some(left),
+        }
+    }
+    picked.map(|i| context[i].as_slice())
+}
+
+/// Whether `node` fixes its member `name` by `const`/`enum`, through `$ref`
+/// and `allOf` (the tag of a tagged enum's variant).
+fn fixes(root: &Value, node: &Value, name: &str, depth: usize) -> bool {
+    const MAX_DEPTH: usize = 16;
+    let Value::Object(map) = node else {
+        return false;
+    };
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    map.get("properties")
+        .and_then(|properties| properties.get(name))
+        .is_some_and(|member| constrains(root, member, depth + 1))
+        || resolve(root, map).is_some_and(|(_, target)| fixes(root, target, name, depth + 1))
+        || parts(map).any(|part| fixes(root, part, name, depth + 1))
+}
+
+/// Whether `node` has a `const` or an `enum`, through `$ref` and `allOf`.
+fn constrains(root: &Value, node: &Value, depth: usize) -> bool {
+    const MAX_DEPTH: usize = 16;
+    let Value::Object(map) = node else {
+        return false;
+    };
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    map.contains_key("const")
+        || map.contains_key("enum")
+        || resolve(root, map).is_some_and(|(_, target)| constrains(root, target, depth + 1))
+        || parts(map).any(|part| constrains(root, part, depth + 1))
+}
+
+/// The parts of an `allOf`.
+fn parts(map: &serde_json::Map<String, Value>) -> impl Iterator<Item = &Value> {
+    map.get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
 }
 
 /// How each branch of the union at `keyword_at` (its `anyOf`/`oneOf`) is
