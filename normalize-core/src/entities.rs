@@ -195,7 +195,7 @@ pub fn has_reference_candidate(bytes: &[u8]) -> bool {
 /// says "no" (`&#` then stops being numeric, a name needs two bytes). Only
 /// a table with a name the pairs cannot describe breaks that (there a `&`
 /// at a slice's end is a candidate), and then nothing is vouched for.
-pub fn no_candidate_in_any_part(bytes: &[u8]) -> bool {
+pub(crate) fn no_candidate_in_any_part(bytes: &[u8]) -> bool {
     !NAME_STARTS.unsure && !has_reference_candidate(bytes)
 }
 
