@@ -600,3 +600,32 @@ fn newtype_tuple_structs_and_tuples_have_their_integers_checked() {
         assert_eq!(pointers::<Refund>(&text), [pointer], "{text}");
     }
 }
+
+/// Where the model stops seeing what serde does: named by type and field.
+#[test]
+fn the_first_unknown_node_is_named_where_serde_reads_its_own_way() {
+    use toolargs::contract::model::first_unknown;
+    #[derive(Deserialize, JsonSchema, ToolArgs)]
+    #[serde(tag = "kind")]
+    #[allow(dead_code)] // read by serde only
+    enum Either {
+        Left { n: u32 },
+    }
+    #[derive(Deserialize, JsonSchema, ToolArgs)]
+    #[allow(dead_code)] // read by serde only
+    struct Flat {
+        #[serde(flatten)]
+        either: Either,
+    }
+    assert_eq!(first_unknown(Plan::__node()), None);
+    assert_eq!(first_unknown(Search::__node()), None);
+    assert_eq!(
+        first_unknown(Lenient::__node()).as_deref(),
+        Some("Lenient.n")
+    );
+    assert_eq!(
+        first_unknown(Flat::__node()).as_deref(),
+        Some("Flat.either")
+    );
+    assert_eq!(first_unknown(Either::__node()), None);
+}

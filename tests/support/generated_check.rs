@@ -218,7 +218,7 @@ where
         (Ok(parsed), Ok(read)) if lossless && parsed.value == read => Ok(Verdict::Accepted),
         (Ok(parsed), Ok(read)) if nulls_only && parsed.value == read => Ok(Verdict::NullsOnly),
         (Err(ours @ ArgsError::Deserialize { .. }), Err(_)) => {
-            BY_TYPE.with(|seen| seen.borrow_mut().push(format!("{call}\n    {ours}")));
+            refused_by_type::<T>(call, &ours);
             Ok(Verdict::RefusedByType)
         }
         (Err(ours), Err(_)) => {
@@ -226,7 +226,7 @@ where
             Ok(Verdict::Rejected)
         }
         (Err(ours @ ArgsError::Deserialize { .. }), Ok(_)) if !lossless => {
-            BY_TYPE.with(|seen| seen.borrow_mut().push(format!("{call}\n    {ours}")));
+            refused_by_type::<T>(call, &ours);
             Ok(Verdict::RefusedByType)
         }
         (Err(_), Ok(_)) if !lossless => Ok(Verdict::Rejected),
@@ -359,19 +359,23 @@ fn same_place_as_serde<T: DeserializeOwned>(sent: &Value, ours: &ArgsError) {
 /// way than it did when last counted: a ratchet, lowered as the model grows.
 const REFUSED_BY_TYPE_GOAL: &str = "the goal is 0";
 
-/// The last count for the running suite (by its test binary's name).
-fn refused_by_type_bound() -> usize {
-    const COUNTED: &[(&str, usize)] = &[
-        ("generated_contract", 54),
-        ("generated_contract_seed_11", 52),
-        ("generated_contract_seed_17", 84),
-        ("generated_contract_seed_21", 66),
-        ("generated_contract_seed_22", 56),
-        ("generated_contract_seed_38", 62),
-        ("generated_contract_seed_39", 61),
-        ("generated_contract_deny_2", 37),
-        ("generated_contract_wide_2", 52),
-        ("generated_contract_learned_wide_1", 85),
+/// The last counts for the running suite (by its test binary's name): all
+/// calls only the type refused, and those of types whose model has no
+/// opaque node. The second is not 0 where a flattened map comes before a
+/// flattened struct: serde's map then also reads the struct's members
+/// (and refuses one of another type), which the model does not check yet.
+fn refused_by_type_bound() -> (usize, usize) {
+    const COUNTED: &[(&str, usize, usize)] = &[
+        ("generated_contract", 54, 0),
+        ("generated_contract_seed_11", 52, 0),
+        ("generated_contract_seed_17", 84, 0),
+        ("generated_contract_seed_21", 66, 9),
+        ("generated_contract_seed_22", 56, 23),
+        ("generated_contract_seed_38", 62, 6),
+        ("generated_contract_seed_39", 61, 0),
+        ("generated_contract_deny_2", 37, 0),
+        ("generated_contract_wide_2", 52, 0),
+        ("generated_contract_learned_wide_1", 85, 0),
     ];
     let exe = std::env::current_exe().unwrap_or_default();
     let stem = exe.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
@@ -379,8 +383,19 @@ fn refused_by_type_bound() -> usize {
     let target = stem.rsplit_once('-').map_or(stem, |(target, _)| target);
     COUNTED
         .iter()
-        .find(|(name, _)| *name == target)
-        .map_or(0, |(_, bound)| *bound)
+        .find(|(name, ..)| *name == target)
+        .map_or((0, 0), |&(_, all, modeled)| (all, modeled))
+}
+
+/// Notes a call only the type refused: in [`BY_TYPE`], and also in
+/// [`MODELED_BY_TYPE`] when the type's model states all serde does with it
+/// (no opaque node: no untagged enum, no type deriving only `JsonSchema`).
+fn refused_by_type<T: ToolArgs>(call: &str, ours: &ArgsError) {
+    let entry = format!("{call}\n    {ours}");
+    if toolargs::contract::model::first_unknown(T::__node()).is_none() {
+        MODELED_BY_TYPE.with(|seen| seen.borrow_mut().push(entry.clone()));
+    }
+    BY_TYPE.with(|seen| seen.borrow_mut().push(entry));
 }
 
 /// How the pointers of our rejections compare with serde's, over the calls
@@ -397,6 +412,8 @@ thread_local! {
     static PLACES: RefCell<Places> = RefCell::new(Places::default());
     /// The calls only the type refused, with its error.
     static BY_TYPE: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// Those of them whose type's model has no opaque node.
+    static MODELED_BY_TYPE: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The canonical schema a model is shown, read by a second validator, says
@@ -1043,7 +1060,27 @@ pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict
         .filter(|((_, v), _)| *v == Verdict::RefusedByType)
         .map(|(_, n)| n)
         .sum();
-    eprintln!("refused by the type alone (ArgsError::Deserialize): {refused_by_type}");
+    let modeled = MODELED_BY_TYPE.with(|seen| std::mem::take(&mut *seen.borrow_mut()));
+    eprintln!(
+        "refused by the type alone (ArgsError::Deserialize): {refused_by_type}, of which {} in \
+         types whose model has no opaque node",
+        modeled.len()
+    );
+    let (bound, modeled_bound) = refused_by_type_bound();
+    // Where the model states all serde does, validation should refuse what
+    // serde refuses: a ratchet at the last count, whose goal is 0.
+    assert!(
+        modeled.len() <= modeled_bound,
+        "{} calls of types whose model has no opaque node passed validation and the type \
+         refused them, more than the {modeled_bound} of the last count:\n{}",
+        modeled.len(),
+        modeled
+            .iter()
+            .take(12)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
     let grammar = GRAMMAR.with(|written| std::mem::take(&mut *written.borrow_mut()));
     eprintln!("grammar: {grammar} accepted calls a model may write under the Lark grammar");
     let shown: Vec<&String> = failures.iter().take(20).collect();
@@ -1072,7 +1109,6 @@ pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict
             }
         }
     }
-    let bound = refused_by_type_bound();
     eprintln!("  (at most {bound} allowed for this suite; {REFUSED_BY_TYPE_GOAL})");
     assert!(
         refused_by_type <= bound,

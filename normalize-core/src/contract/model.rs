@@ -97,6 +97,73 @@ pub fn flattened_free_form(node: &Node) -> Option<(&'static str, &'static str)> 
     visit(node, &mut Vec::new())
 }
 
+/// The first place, as `Type.field` (a variant's content as
+/// `Type::Variant`), where serde reads a value out of the model's sight
+/// ([`Node::Unknown`]: a custom `Deserialize`, `with`, an untagged enum, a
+/// type that derives only `JsonSchema`; or a flattened enum), among every
+/// node `node` reaches;
+/// `None` when the model states all serde does with the type.
+pub fn first_unknown(node: &Node) -> Option<String> {
+    fn first_visit(seen: &mut Vec<usize>, address: usize) -> bool {
+        let fresh = !seen.contains(&address);
+        seen.push(address);
+        fresh
+    }
+    fn fields(model: &StructModel, seen: &mut Vec<usize>) -> Option<String> {
+        if !first_visit(seen, std::ptr::from_ref(model) as usize) {
+            return None;
+        }
+        model
+            .fields
+            .iter()
+            .filter(|f| !f.skipped)
+            .find_map(|field| {
+                let at = format!("{}.{}", model.name, field.wire);
+                let mut node = (field.node)().resolve();
+                while let (true, Node::Option(inner)) = (field.flatten, node) {
+                    node = inner().resolve();
+                }
+                match node {
+                    // serde buffers the members a flattened enum reads, beside
+                    // the other flattened fields', out of the checks' sight.
+                    Node::Enum(_) if field.flatten => Some(at),
+                    node => visit(node, &at, seen),
+                }
+            })
+    }
+
+    fn visit(node: &Node, at: &str, seen: &mut Vec<usize>) -> Option<String> {
+        match node.resolve() {
+            Node::Unknown => Some(at.to_owned()),
+            Node::Option(inner) | Node::Seq(inner) | Node::Map(inner) => visit(inner(), at, seen),
+            Node::Tuple(items) => items.iter().find_map(|item| visit(item(), at, seen)),
+            Node::Struct(model) => fields(model, seen),
+            Node::Enum(model) => {
+                if !first_visit(seen, std::ptr::from_ref(*model) as usize) {
+                    return None;
+                }
+                model
+                    .variants
+                    .iter()
+                    .filter(|v| !v.skipped)
+                    .find_map(|variant| {
+                        let at = format!("{}::{}", model.name, variant.name);
+                        match &variant.content {
+                            VariantContent::Unit => None,
+                            VariantContent::Newtype(inner) => visit(inner(), &at, seen),
+                            VariantContent::Tuple(items) => {
+                                items.iter().find_map(|item| visit(item(), &at, seen))
+                            }
+                            VariantContent::Struct(model) => fields(model, seen),
+                        }
+                    })
+            }
+            _ => None,
+        }
+    }
+    visit(node, "", &mut Vec::new())
+}
+
 /// [`Node::Unknown`], as the function a field read by `deserialize_with`
 /// holds.
 pub fn unknown_node() -> &'static Node {
