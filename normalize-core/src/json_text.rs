@@ -180,14 +180,8 @@ pub(crate) fn from_str_tracked(
     max_depth: usize,
 ) -> Result<(Value, TextFacts, crate::repeated_keys::Read), JsonTextError> {
     let facts = inspect(text);
-    let repeated = std::cell::Cell::new(false);
-    let fractions = std::cell::Cell::new(false);
-    let seed = crate::repeated_keys::Tracked {
-        repeated: &repeated,
-        fractions: &fractions,
-    };
-    let value = read_seed(text, facts, max_depth, seed)?;
-    let read = crate::repeated_keys::Read::of(text, facts.nesting, repeated.get(), fractions.get());
+    let (value, repeated, fractions) = read_tracked(text, facts, max_depth)?;
+    let read = crate::repeated_keys::Read::of(text, facts.nesting, repeated, fractions);
     Ok((value, facts, read))
 }
 
@@ -198,6 +192,17 @@ pub(crate) fn from_str_noting_repeats(
     facts: TextFacts,
     max_depth: usize,
 ) -> Result<(Value, bool), JsonTextError> {
+    read_tracked(text, facts, max_depth).map(|(value, repeated, _)| (value, repeated))
+}
+
+/// [`read`] of a `Value` through [`crate::repeated_keys::Tracked`]: whether
+/// an object had a key twice, and whether a number had a fraction or an
+/// exponent.
+fn read_tracked(
+    text: &str,
+    facts: TextFacts,
+    max_depth: usize,
+) -> Result<(Value, bool, bool), JsonTextError> {
     let repeated = std::cell::Cell::new(false);
     let fractions = std::cell::Cell::new(false);
     let seed = crate::repeated_keys::Tracked {
@@ -205,7 +210,7 @@ pub(crate) fn from_str_noting_repeats(
         fractions: &fractions,
     };
     let value = read_seed(text, facts, max_depth, seed)?;
-    Ok((value, repeated.get()))
+    Ok((value, repeated.get(), fractions.get()))
 }
 
 /// Parses `text` into `T` within `max_depth` levels, at any depth on any

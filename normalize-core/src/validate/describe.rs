@@ -567,13 +567,9 @@ fn tag_picked_branch<'e>(
 /// Whether `node` fixes its member `name` by `const`/`enum`, through `$ref`
 /// and `allOf` (the tag of a tagged enum's variant).
 fn fixes(root: &Value, node: &Value, name: &str, depth: usize) -> bool {
-    const MAX_DEPTH: usize = 16;
-    let Value::Object(map) = node else {
+    let Some(map) = object_within(node, depth) else {
         return false;
     };
-    if depth > MAX_DEPTH {
-        return false;
-    }
     map.get("properties")
         .and_then(|properties| properties.get(name))
         .is_some_and(|member| constrains(root, member, depth + 1))
@@ -583,17 +579,23 @@ fn fixes(root: &Value, node: &Value, name: &str, depth: usize) -> bool {
 
 /// Whether `node` has a `const` or an `enum`, through `$ref` and `allOf`.
 fn constrains(root: &Value, node: &Value, depth: usize) -> bool {
-    const MAX_DEPTH: usize = 16;
-    let Value::Object(map) = node else {
+    let Some(map) = object_within(node, depth) else {
         return false;
     };
-    if depth > MAX_DEPTH {
-        return false;
-    }
     map.contains_key("const")
         || map.contains_key("enum")
         || resolve(root, map).is_some_and(|(_, target)| constrains(root, target, depth + 1))
         || parts(map).any(|part| constrains(root, part, depth + 1))
+}
+
+/// `node` as a schema object, unless the walk through `$ref` and `allOf`
+/// that reached it is past its bound (a schema may refer to itself).
+fn object_within(node: &Value, depth: usize) -> Option<&serde_json::Map<String, Value>> {
+    const MAX_DEPTH: usize = 16;
+    match node {
+        Value::Object(map) if depth <= MAX_DEPTH => Some(map),
+        _ => None,
+    }
 }
 
 /// The parts of an `allOf`.
