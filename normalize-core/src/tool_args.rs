@@ -214,8 +214,7 @@ pub struct Parsed<T> {
 #[non_exhaustive]
 pub enum ArgsError {
     /// The text is not JSON (a [`SyntaxError`] of kind
-    /// [`SyntaxKind::Arguments`](crate::rejection::SyntaxKind::Arguments),
-    /// with its line and column).
+    /// [`SyntaxKind::Arguments`], with its line and column).
     #[error(transparent)]
     Syntax(SyntaxError),
     /// A limit of the [`Options`] was crossed: the text is too large, the
