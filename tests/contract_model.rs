@@ -629,3 +629,108 @@ fn the_first_unknown_node_is_named_where_serde_reads_its_own_way() {
     );
     assert_eq!(first_unknown(Either::__node()), None);
 }
+
+/// serde hands a flattened map every member no field before it took: a
+/// later flattened struct's members too, which must then suit the map's
+/// entries. A struct that flattens fields of its own is read as a map and
+/// takes none; an internally tagged variant's map never sees the tag.
+#[test]
+fn a_flattened_map_reads_the_members_of_the_flattened_fields_after_it() {
+    use std::collections::BTreeMap;
+    #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+    struct Page {
+        count: u32,
+        note: Option<String>,
+    }
+    #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+    struct Before {
+        id: String,
+        #[serde(flatten)]
+        small: BTreeMap<String, u8>,
+        #[serde(flatten)]
+        page: Page,
+    }
+    #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+    struct After {
+        id: String,
+        #[serde(flatten)]
+        page: Page,
+        #[serde(flatten)]
+        small: BTreeMap<String, u8>,
+    }
+    #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+    struct Small {
+        #[serde(flatten)]
+        small: BTreeMap<String, u8>,
+    }
+    #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+    struct Nested {
+        #[serde(flatten)]
+        first: Small,
+        #[serde(flatten)]
+        page: Page,
+    }
+    #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+    #[serde(tag = "kind")]
+    enum Job {
+        Count {
+            #[serde(flatten)]
+            small: BTreeMap<String, u8>,
+        },
+    }
+
+    /// `from_model` accepts exactly what serde accepts; where serde
+    /// refuses, the violations' pointers and what each expected.
+    fn judged<T>(text: &str) -> Option<Vec<(String, String)>>
+    where
+        T: ToolArgs + std::fmt::Debug + PartialEq + serde::de::DeserializeOwned,
+    {
+        match (T::from_model(text), serde_json::from_str::<T>(text)) {
+            (Ok(ours), Ok(serde)) => {
+                assert_eq!(ours.value, serde, "{text}");
+                None
+            }
+            (Err(error), Err(_)) => Some(
+                invalid(error)
+                    .0
+                    .into_iter()
+                    .map(|v| (v.pointer, v.expected))
+                    .collect(),
+            ),
+            (ours, serde) => panic!("{text}: ours {ours:?}, serde {serde:?}"),
+        }
+    }
+
+    let byte = "an integer from 0 to 255".to_owned();
+    // The map reads `count` too: 300 suits the struct's `u32`, not the
+    // map's `u8`; `note` is no integer at all.
+    let text = r#"{"id": "a", "count": 300, "note": "hi", "x": 1}"#;
+    assert_eq!(
+        judged::<Before>(text),
+        Some(vec![
+            ("/count".to_owned(), byte.clone()),
+            ("/note".to_owned(), byte.clone()),
+        ])
+    );
+    assert_eq!(judged::<After>(text), None);
+    assert_eq!(
+        judged::<Nested>(text),
+        Some(vec![
+            // Declared by no struct: the schema's map entry refuses it.
+            ("/id".to_owned(), "integer".to_owned()),
+            ("/count".to_owned(), byte.clone()),
+            ("/note".to_owned(), byte.clone()),
+        ])
+    );
+    // Members the map can read as well: taken by both, as serde does.
+    let text = r#"{"id": "a", "count": 30, "x": 1}"#;
+    assert_eq!(judged::<Before>(text), None);
+    assert_eq!(judged::<After>(text), None);
+    assert_eq!(judged::<Nested>(r#"{"count": 30, "x": 1}"#), None);
+    // The tag is not the variant's to read.
+    assert_eq!(judged::<Job>(r#"{"kind": "Count", "x": 1}"#), None);
+    assert_eq!(
+        judged::<Job>(r#"{"kind": "Count", "x": 1000}"#).map(|v| v.len()),
+        Some(1)
+    );
+}

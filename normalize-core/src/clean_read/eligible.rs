@@ -80,7 +80,7 @@ impl Model {
     /// Visits `node`, found at `at` (a struct's field, an enum's variant).
     fn visit(&mut self, node: &'static Node, at: &str) -> Result<(), Fallback> {
         match node.resolve() {
-            Node::Integer | Node::Scalar | Node::FreeForm => Ok(()),
+            Node::Integer { .. } | Node::Scalar(_) | Node::FreeForm => Ok(()),
             Node::WideInteger => Err(Fallback::WideInteger),
             Node::Unknown => Err(Fallback::Opaque(at.to_owned())),
             Node::Option(inner) | Node::Seq(inner) | Node::Map(inner) => self.visit(inner(), at),

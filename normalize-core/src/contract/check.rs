@@ -1,10 +1,16 @@
 //! The rules of a [`Node`] that JSON Schema cannot say, checked on a value
 //! that passed the schema: a Rust integer written with a fraction or an
 //! exponent (`5000.0`, `5e0`), which the schema's `integer` takes and serde
-//! refuses. Each is reported at the member's own pointer, inside a
-//! flattened struct too, where serde's error would have none.
+//! refuses; a field sent under two of its names; a member a flattened map
+//! reads besides the later flattened field that declares it (serde hands a
+//! flattened map every member no field before it took, so a later struct's
+//! member must suit the map's entries too). Each is reported at the
+//! member's own pointer, inside a flattened struct too, where serde's
+//! error would have none.
 
-use super::model::{EnumModel, Node, StructModel, Tagging, VariantContent, VariantModel};
+use super::model::{
+    EnumModel, FieldModel, Node, Scalar, StructModel, Tagging, VariantContent, VariantModel,
+};
 use crate::path::Path;
 use crate::validate::violation::Violation;
 use serde_json::{Map, Value};
@@ -25,9 +31,10 @@ pub(crate) struct Checks {
     /// sorted), the fields to look at: those a rule can reach, or with
     /// aliases. Such a struct's members are looked up by name, not walked.
     direct: Vec<(usize, Vec<usize>)>,
-    /// Whether a struct with aliases is reachable (the rule of two names
-    /// applies whatever the numbers).
-    aliases: bool,
+    /// Whether a rule other than the integer's can apply (a struct with
+    /// aliases or a flattened map is reachable): the walk is needed
+    /// whatever numbers the call holds.
+    not_numbers_only: bool,
 }
 
 fn address(node: &Node) -> usize {
@@ -79,15 +86,28 @@ impl Checks {
                 nodes.push((node, next));
             }
         }
-        let aliases = nodes.iter().any(|(node, _)| {
-            matches!(node, Node::Struct(model) if model.fields.iter().any(|f| !f.aliases.is_empty()))
-        });
+        let other_rule = |model: &StructModel| {
+            model
+                .fields
+                .iter()
+                .any(|f| !f.aliases.is_empty() || flattened_entries(f).is_some())
+        };
+        // A struct's, or a struct variant's (whose model is no node of its
+        // own).
+        let other_rule_at = |node: &Node| {
+            match node {
+            Node::Struct(model) => other_rule(model),
+            Node::Enum(model) => model.variants.iter().any(|variant| {
+                matches!(&variant.content, VariantContent::Struct(model) if other_rule(model))
+            }),
+            _ => false,
+        }
+        };
+        let not_numbers_only = nodes.iter().any(|(node, _)| other_rule_at(node));
         let mut relevant: HashSet<usize> = nodes
             .iter()
-            .filter(|(node, _)| match node {
-                Node::Integer | Node::WideInteger => true,
-                Node::Struct(model) => model.fields.iter().any(|f| !f.aliases.is_empty()),
-                _ => false,
+            .filter(|(node, _)| {
+                matches!(node, Node::Integer { .. } | Node::WideInteger) || other_rule_at(node)
             })
             .map(|(node, _)| address(node))
             .collect();
@@ -134,13 +154,14 @@ impl Checks {
                 root,
                 relevant,
                 direct,
-                aliases,
+                not_numbers_only,
             })
     }
 
-    /// Whether a struct with aliases is reachable.
-    pub(crate) fn has_aliases(&self) -> bool {
-        self.aliases
+    /// Whether a rule other than the integer's can apply, so that a call
+    /// holding no number with a fraction is walked too.
+    pub(crate) fn not_numbers_only(&self) -> bool {
+        self.not_numbers_only
     }
 
     /// The fields to look at in a struct without flattened fields.
@@ -209,7 +230,7 @@ impl Checks {
     ) {
         let node = node.resolve();
         match (node, value) {
-            (Node::Integer | Node::WideInteger, Value::Number(number))
+            (Node::Integer { .. } | Node::WideInteger, Value::Number(number))
                 if !number.is_u64() && !number.is_i64() =>
             {
                 // A whole number past 64 bits is refused where serde reads
@@ -284,8 +305,14 @@ impl Checks {
             Tagging::Internal { tag } => {
                 let variant = members.get(tag).and_then(Value::as_str).and_then(named);
                 match variant.map(|v| &v.content) {
+                    // serde reads the variant from the members beside the
+                    // tag, which no field (and no flattened map) sees.
                     Some(VariantContent::Struct(fields)) => {
-                        self.all_fields(fields, members, path, depth, out);
+                        let mut taken = Marks::new(members.len());
+                        if let Some(i) = members.keys().position(|key| key == tag) {
+                            taken.set(i);
+                        }
+                        self.fields(fields, members, &mut taken, path, depth, out);
                     }
                     // The members beside the tag are the inner value's.
                     Some(VariantContent::Newtype(inner)) => {
@@ -398,11 +425,28 @@ impl Checks {
         let mut known = true;
         for field in model.fields.iter().filter(|f| f.flatten && !f.skipped) {
             match (field.node)().resolve() {
+                // A struct that flattens fields of its own is read as a map
+                // (serde's derive asks `deserialize_map` of it), which takes
+                // nothing from the members handed out: a later field still
+                // gets its members.
+                Node::Struct(inner) if has_flattened(inner) => {
+                    let mut seen = taken.clone();
+                    self.fields(inner, members, &mut seen, path, depth, out);
+                }
                 Node::Struct(inner) => self.fields(inner, members, taken, path, depth, out),
                 Node::Map(entry) if known => {
                     for (i, (key, member)) in members.iter().enumerate() {
-                        if !taken.get(i) {
-                            self.at(entry(), member, &path.key(key), depth + 1, out);
+                        if taken.get(i) {
+                            continue;
+                        }
+                        // The rules of the entries' model first (a fraction
+                        // is named as one); past them, what the map cannot
+                        // take at all.
+                        let at = path.key(key);
+                        let before = out.len();
+                        self.at(entry(), member, &at, depth + 1, out);
+                        if out.len() == before && refuses(entry(), member, 0) {
+                            out.push(read_by_map(&at, field, entry(), member));
                         }
                     }
                 }
@@ -419,22 +463,136 @@ impl Checks {
     }
 }
 
-/// Marks the members a flattened struct's fields read as taken, unchecked.
+/// Whether a struct flattens a field of its own.
+fn has_flattened(model: &StructModel) -> bool {
+    model.fields.iter().any(|f| f.flatten && !f.skipped)
+}
+
+/// The entries' node of a flattened map field that can refuse a member
+/// (not a map of free-form values).
+fn flattened_entries(field: &FieldModel) -> Option<&'static Node> {
+    match (field.node)().resolve() {
+        Node::Map(entry) if field.flatten && !field.skipped => {
+            Some(entry()).filter(|e| !matches!(e.resolve(), Node::FreeForm | Node::Unknown))
+        }
+        _ => None,
+    }
+}
+
+/// Marks the members a flattened struct's fields read as taken, unchecked
+/// (none when the struct is read as a map: [`has_flattened`]).
 fn take(model: &StructModel, members: &Map<String, Value>, taken: &mut Marks) {
+    if has_flattened(model) {
+        return;
+    }
     for (i, key) in members.keys().enumerate() {
         if !taken.get(i) && model.fields.iter().any(|field| field.reads(key)) {
             taken.set(i);
         }
     }
-    for field in model.fields.iter().filter(|f| f.flatten && !f.skipped) {
-        if let Node::Struct(inner) = (field.node)().resolve() {
-            take(inner, members, taken);
+}
+
+/// How deep [`refuses`] looks into a value before it stops judging (and
+/// says "not certainly refused").
+const REFUSES_DEPTH: usize = 32;
+
+/// Whether serde certainly refuses `value` read as `node`: the wrong kind
+/// of JSON, an integer with a fraction or out of the type's range. Only
+/// what the model states is judged; anything else (an enum, a struct's
+/// members, a value without a model) is taken as read.
+fn refuses(node: &Node, value: &Value, depth: usize) -> bool {
+    if depth > REFUSES_DEPTH {
+        return false;
+    }
+    match (node.resolve(), value) {
+        (Node::Integer { min, max }, Value::Number(number)) => {
+            match (number.as_u64(), number.as_i64()) {
+                (Some(n), _) => n > *max,
+                (None, Some(n)) => n < *min,
+                (None, None) => true,
+            }
         }
+        (Node::WideInteger, Value::Number(_)) => false,
+        (Node::Scalar(Scalar::Bool), Value::Bool(_))
+        | (Node::Scalar(Scalar::Float), Value::Number(_))
+        | (Node::Scalar(Scalar::Text), Value::String(_))
+        | (Node::Scalar(Scalar::Unit), Value::Null) => false,
+        (Node::Scalar(Scalar::Char), Value::String(text)) => text.chars().count() != 1,
+        (Node::Option(_), Value::Null) => false,
+        (Node::Option(inner), value) => refuses(inner(), value, depth),
+        (Node::Seq(item), Value::Array(items)) => {
+            items.iter().any(|value| refuses(item(), value, depth + 1))
+        }
+        (Node::Map(entry), Value::Object(members)) => members
+            .values()
+            .any(|value| refuses(entry(), value, depth + 1)),
+        (Node::Tuple(nodes), Value::Array(items)) => {
+            nodes.len() != items.len()
+                || nodes
+                    .iter()
+                    .zip(items)
+                    .any(|(node, item)| refuses(node(), item, depth + 1))
+        }
+        // serde's derive reads a struct from an array too.
+        (Node::Struct(_), Value::Object(_) | Value::Array(_)) => false,
+        (
+            Node::Integer { .. }
+            | Node::WideInteger
+            | Node::Scalar(_)
+            | Node::Seq(_)
+            | Node::Map(_)
+            | Node::Tuple(_)
+            | Node::Struct(_),
+            _,
+        ) => true,
+        _ => false,
+    }
+}
+
+/// What a [`Node`] reads, in a few words, for [`refuses`]' violation.
+fn expected(node: &Node) -> String {
+    match node.resolve() {
+        Node::Integer { min, max } => format!("an integer from {min} to {max}"),
+        Node::WideInteger => "an integer".to_owned(),
+        Node::Scalar(Scalar::Bool) => "a boolean".to_owned(),
+        Node::Scalar(Scalar::Float) => "a number".to_owned(),
+        Node::Scalar(Scalar::Char) => "a string of one character".to_owned(),
+        Node::Scalar(Scalar::Unit) => "null".to_owned(),
+        Node::Scalar(_) => "a string".to_owned(),
+        Node::Option(inner) => format!("null or {}", expected(inner())),
+        Node::Seq(item) => format!("an array of {}", plural(item())),
+        Node::Map(entry) => format!("an object of {}", plural(entry())),
+        Node::Tuple(items) => format!("an array of {} items", items.len()),
+        _ => "an object".to_owned(),
+    }
+}
+
+fn plural(node: &Node) -> String {
+    let one = expected(node);
+    format!("entries each {one}")
+}
+
+/// A member the flattened map `field` reads (every member no field before
+/// it took, a later field's included) and cannot take.
+fn read_by_map(path: &Path<'_>, field: &FieldModel, entry: &Node, value: &Value) -> Violation {
+    let expected = expected(entry);
+    let found = crate::validate::describe::describe_value(value);
+    Violation {
+        pointer: path.to_pointer(),
+        keyword: "type".to_owned(),
+        message: format!(
+            "expected {expected}, found {found}: the flattened map `{}` reads this member too \
+             (it reads every member no field before it took)",
+            field.wire
+        ),
+        expected,
+        found,
     }
 }
 
 /// A set of indices: bits in a word for the common object of at most 64
 /// members (no allocation per object checked), a vector past it.
+#[derive(Clone)]
 pub(crate) enum Marks {
     Word(u64),
     Many(Vec<bool>),

@@ -17,5 +17,6 @@ pub mod model;
 
 pub use error::ContractError;
 pub use model::{
-    EnumModel, FieldModel, Modeled, Node, StructModel, Tagging, VariantContent, VariantModel,
+    EnumModel, FieldModel, Modeled, Node, Scalar, StructModel, Tagging, VariantContent,
+    VariantModel,
 };

@@ -17,15 +17,24 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub enum Node {
-    /// A Rust integer: a JSON number written without a fraction or an
-    /// exponent (`5`, not `5.0` or `5e0`); serde refuses the others.
-    Integer,
+    /// A Rust integer of at most 64 bits: a JSON number written without a
+    /// fraction or an exponent (`5`, not `5.0` or `5e0`), which serde
+    /// refuses; within the type's range, which the schema says too, but
+    /// not where a flattened map reads a member a later field declares.
+    Integer {
+        /// The type's least value.
+        min: i64,
+        /// The type's greatest value.
+        max: u64,
+    },
     /// A `u128` or `i128`: as [`Node::Integer`], except a whole number past
     /// 64 bits, which the checked value holds rounded (refused where serde
     /// reads it, `crate::tool_args`, never checked rounded).
     WideInteger,
-    /// A Rust float, bool, string or char: the schema says all.
-    Scalar,
+    /// A Rust float, bool, string, char or unit: the schema says all,
+    /// except where a flattened map reads a member a later flattened field
+    /// declares, which serde hands to both.
+    Scalar(Scalar),
     /// `Option<T>`: `null`, or the inner node.
     Option(fn() -> &'static Node),
     /// A sequence (`Vec<T>`, a set, an array): each element.
@@ -59,6 +68,22 @@ impl Node {
         }
         node
     }
+}
+
+/// The JSON a [`Node::Scalar`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Scalar {
+    /// `true` or `false`.
+    Bool,
+    /// Any number (`f32`, `f64`).
+    Float,
+    /// Any string (`String`, `PathBuf`, `Box<str>`).
+    Text,
+    /// A string of one character (`char`).
+    Char,
+    /// `null` (`()`).
+    Unit,
 }
 
 /// A flattened field that collects members no schema declares (a
@@ -293,17 +318,39 @@ macro_rules! modeled {
     };
 }
 
-modeled!(Node::Integer => u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+// An integer's node, with its type's range (`as` widens losslessly: every
+// type here has at most 64 bits).
+macro_rules! integers {
+    ($($ty:ty => $min:expr, $max:expr;)*) => {
+        $(impl Modeled for $ty {
+            const NODE: Node = Node::Integer { min: $min as i64, max: $max as u64 };
+        })*
+    };
+}
+
+integers! {
+    u8 => 0, u8::MAX; u16 => 0, u16::MAX; u32 => 0, u32::MAX; u64 => 0, u64::MAX;
+    usize => 0, usize::MAX;
+    i8 => i8::MIN, i8::MAX; i16 => i16::MIN, i16::MAX; i32 => i32::MIN, i32::MAX;
+    i64 => i64::MIN, i64::MAX; isize => isize::MIN, isize::MAX;
+    // Zero aside: a range holds no hole, and the schema refuses zero.
+    std::num::NonZeroU8 => 1, u8::MAX; std::num::NonZeroU16 => 1, u16::MAX;
+    std::num::NonZeroU32 => 1, u32::MAX; std::num::NonZeroU64 => 1, u64::MAX;
+    std::num::NonZeroUsize => 1, usize::MAX;
+    std::num::NonZeroI8 => i8::MIN, i8::MAX; std::num::NonZeroI16 => i16::MIN, i16::MAX;
+    std::num::NonZeroI32 => i32::MIN, i32::MAX; std::num::NonZeroI64 => i64::MIN, i64::MAX;
+    std::num::NonZeroIsize => isize::MIN, isize::MAX;
+}
 modeled!(Node::WideInteger => u128, i128);
-modeled!(Node::Integer => std::num::NonZeroU8, std::num::NonZeroU16, std::num::NonZeroU32,
-    std::num::NonZeroU64, std::num::NonZeroUsize, std::num::NonZeroI8, std::num::NonZeroI16,
-    std::num::NonZeroI32, std::num::NonZeroI64, std::num::NonZeroIsize);
-modeled!(Node::Scalar => f32, f64, bool, char, String, Box<str>, Rc<str>, Arc<str>, (),
-    std::path::PathBuf);
+modeled!(Node::Scalar(Scalar::Float) => f32, f64);
+modeled!(Node::Scalar(Scalar::Bool) => bool);
+modeled!(Node::Scalar(Scalar::Char) => char);
+modeled!(Node::Scalar(Scalar::Unit) => ());
+modeled!(Node::Scalar(Scalar::Text) => String, Box<str>, Rc<str>, Arc<str>, std::path::PathBuf);
 modeled!(Node::FreeForm => serde_json::Value, serde_json::Map<String, serde_json::Value>);
 
 impl Modeled for std::borrow::Cow<'static, str> {
-    const NODE: Node = Node::Scalar;
+    const NODE: Node = Node::Scalar(Scalar::Text);
 }
 
 impl<T: Modeled> Modeled for Option<T> {

@@ -6,7 +6,7 @@
 //! where (`pointer`), which rule (`keyword`), what was expected and what was
 //! found. Nothing is coerced: `"20"` is a string, never the integer 20.
 
-mod describe;
+pub(crate) mod describe;
 pub(crate) mod distinct;
 mod explain;
 pub(crate) mod violation;
@@ -230,7 +230,7 @@ impl Validator {
         let checks = self
             .checks
             .as_ref()
-            .filter(|checks| !plain_numbers || checks.has_aliases());
+            .filter(|checks| !plain_numbers || checks.not_numbers_only());
         let mut found = Vec::new();
         if self.inner.is_valid(instance) {
             if let Some(checks) = checks {
