@@ -17,40 +17,16 @@
 //! ```
 
 mod inputs;
+mod mismatch;
 
 use crate::path::Path;
-use crate::{EntityMode, NormalizeError, Options, Repairer, Report, SchemaPlan, ToolArgs};
+use crate::{EntityMode, Options, Repairer, Report, SchemaPlan, ToolArgs};
 use inputs::{check_with, damaged_inputs, plan_of};
+pub use mismatch::Mismatch;
 use serde_json::{Map, Value};
-use std::fmt;
 
 /// How many inputs [`assert_normalizer_matches_schema`] tries.
 pub const DEFAULT_CASES: usize = 1_000;
-
-/// An input on which the two normalizers disagree.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Mismatch {
-    /// The input, before normalization.
-    pub input: Value,
-    /// The options in force.
-    pub options: Options,
-    /// What the generated normalizer produced.
-    pub generated: Result<(Value, Report), NormalizeError>,
-    /// What the dynamic normalizer produced.
-    pub dynamic: Result<(Value, Report), NormalizeError>,
-}
-
-impl fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "generated and dynamic normalizers disagree\n  input:     {}\n  options:   {:?}\n  generated: {:?}\n  dynamic:   {:?}",
-            self.input, self.options, self.generated, self.dynamic
-        )
-    }
-}
-
-impl std::error::Error for Mismatch {}
 
 /// Normalizes `input` with `T`'s generated normalizer and with the
 /// dynamic normalizer compiled from `T::validator().schema()`, under each

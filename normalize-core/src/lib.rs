@@ -39,6 +39,7 @@ pub mod export;
 pub mod grammar;
 pub mod integer_bounds;
 pub mod json_text;
+mod keywords;
 mod normalizer;
 pub mod observe;
 pub mod path;

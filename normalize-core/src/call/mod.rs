@@ -70,9 +70,11 @@ mod detect;
 mod formats;
 mod read;
 mod source;
+mod wire_format;
 
 pub use detect::detect;
 pub use read::{CallEntry, ReadCalls, SeveralChoices, Unreadable, UnreadableCall};
+pub use wire_format::WireFormat;
 
 use crate::json_text::{self, JsonTextError};
 use crate::rejection::{SyntaxError, SyntaxKind};
@@ -80,24 +82,6 @@ use serde::Serialize;
 use serde_json::Value;
 use source::Source;
 use std::collections::HashSet;
-
-/// The provider format a call came in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WireFormat {
-    /// OpenAI Chat Completions `tool_calls`.
-    OpenAiChat,
-    /// OpenAI Responses `function_call` items.
-    OpenAiResponses,
-    /// Anthropic Messages `tool_use` blocks.
-    Anthropic,
-    /// Gemini `functionCall` parts.
-    Gemini,
-    /// MCP `tools/call` request params.
-    McpToolsCall,
-    /// `{"name": ..., "arguments": ...}`.
-    Plain,
-}
 
 /// A call's arguments as they arrived.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -163,8 +163,8 @@ const STRUCTURE: &[&str] = &[
     "anyOf",
     "oneOf",
     "allOf",
-    "x-toolargs-alias-of",
-    "x-toolargs-verbatim",
+    crate::keywords::ALIAS_OF,
+    crate::keywords::VERBATIM_KEYWORD,
 ];
 
 impl Walk<'_> {
@@ -214,7 +214,7 @@ impl Walk<'_> {
                 // Keywords of ours the validator asserts, then the rest of
                 // JSON Schema's assertions; any other keyword is an
                 // annotation the validator ignores.
-                ours if ours.starts_with("x-toolargs-") => {
+                ours if ours.starts_with(crate::keywords::PREFIX) => {
                     self.refuse(Fallback::Keyword(ours.to_owned()));
                 }
                 other if is_assertion(other) => self.refuse(Fallback::Keyword(other.to_owned())),

@@ -9,7 +9,7 @@
 //! members a model may write (a grammar) must show one name per field: these
 //! are removed there, and the wire name is required again.
 
-use crate::__private::ALIAS_OF;
+use crate::keywords::ALIAS_OF;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 

@@ -28,53 +28,7 @@ pub use types::{JsonType, TypeSet};
 use pattern::Pattern;
 use serde_json::Value;
 
-/// The annotation keyword that marks a location *verbatim*:
-/// `"x-toolargs-verbatim": true` on a subschema.
-///
-/// Some tools carry markup on purpose: a `write_file` tool's `content`
-/// holding `&lt;p&gt;`, an XML payload with `Tom &amp; Jerry`. Decoding
-/// character references there (RT-TOOL-8's default) would change the file
-/// the model meant to write. A verbatim location opts out of that one
-/// repair, for every string at the location and every string nested below
-/// it (array items, object members, the contents of a JSON-decoded string);
-/// JSON-string decoding still follows the schema, so an array sent as a
-/// string is still decoded.
-///
-/// The mark lives in the schema, as an annotation keyword validators ignore,
-/// so every consumer of the same schema honours it: the dynamic
-/// [`Normalizer`](crate::Normalizer), the code `#[derive(ToolArgs)]`
-/// generates (from `#[tool_args(verbatim)]`), and the command-line tool.
-/// With plain schemas write it yourself; with schemars,
-/// `#[schemars(extend("x-toolargs-verbatim" = true))]`. It is read through
-/// `$ref` and `allOf` (any part marked marks the location) and through
-/// `anyOf`/`oneOf` (any branch that applies to the value found there). Its
-/// value must be a boolean; `false` is the same as no mark.
-///
-/// A declared literal is verbatim without a mark: a string that a
-/// location's `const` or `enum` allows and that holds `&` (a variant renamed
-/// `"R&amp;D"`, a tag `"a&lt;b"`), sent exactly, is kept as sent. Decoding it
-/// would make a declared value impossible to send, whatever the model
-/// wrote; any other string there is decoded as RT-TOOL-8 says, and where
-/// the location also takes a string of any content (an untagged enum's
-/// `String` variant beside the literal) nothing is kept.
-///
-/// ```
-/// use toolargs_core::{Normalizer, VERBATIM_KEYWORD};
-/// use serde_json::json;
-///
-/// let normalizer = Normalizer::compile(&json!({
-///     "type": "object",
-///     "properties": {
-///         "path": {"type": "string"},
-///         "content": {"type": "string", VERBATIM_KEYWORD: true}
-///     }
-/// }))?;
-/// let mut args = json!({"path": "a&amp;b.html", "content": "<p>Tom &amp; Jerry</p>"});
-/// normalizer.normalize(&mut args)?;
-/// assert_eq!(args, json!({"path": "a&b.html", "content": "<p>Tom &amp; Jerry</p>"}));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub const VERBATIM_KEYWORD: &str = "x-toolargs-verbatim";
+pub use crate::keywords::VERBATIM_KEYWORD;
 
 /// Index of a compiled subschema in [`SchemaPlan`].
 pub(crate) type NodeId = u32;

@@ -22,10 +22,7 @@ use std::collections::HashSet;
 /// flattened type after it is ever lost.
 pub(crate) const EVERYTHING: &str = "\u{0}*";
 
-/// The annotation keyword on an alias's property: the field's wire name.
-/// Consumers that show one name per field (strict exports, grammars) skip
-/// such properties; validation accepts them.
-pub const ALIAS_OF: &str = "x-toolargs-alias-of";
+pub(crate) use crate::keywords::ALIAS_OF;
 
 /// The wire name `schema` is marked [`ALIAS_OF`]: an alias's property, or
 /// a variant alias's copy of its variant's branch.

@@ -45,9 +45,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
-/// The mark [`mark`] leaves on a denying branch: the names serde does not
-/// offer it. [`restore`] replaces it.
-const NOT_OFFERED: &str = "x-toolargs-not-offered";
+// The mark [`mark`] leaves on a denying branch: the names serde does not
+// offer it. [`restore`] replaces it.
+use crate::keywords::NOT_OFFERED;
 
 /// Marks the branches of the flattened enum `F`, in the object at `place`
 /// of `schema`, that deny unknown members (see the module docs). Nothing

@@ -1480,7 +1480,10 @@ mod tests {
             &[leaf_names(), leaf_names(), leaf_names()],
         );
         for name in ["Leaf", "Leaf2", "Leaf_for_uint8"] {
-            assert_eq!(defs[name]["properties"]["a1"][super::super::ALIAS_OF], "a");
+            assert_eq!(
+                defs[name]["properties"]["a1"][crate::keywords::ALIAS_OF],
+                "a"
+            );
             assert_eq!(defs[name]["required"], json!(["c"]));
             assert_eq!(
                 defs[name]["allOf"],
@@ -1525,7 +1528,7 @@ mod tests {
         declare(&mut instances, &HashSet::new(), &[generic]);
         for name in ["Leaf", "Leaf2"] {
             assert_eq!(
-                instances[name]["properties"]["a1"][super::super::ALIAS_OF],
+                instances[name]["properties"]["a1"][crate::keywords::ALIAS_OF],
                 "a"
             );
         }
@@ -1536,7 +1539,7 @@ mod tests {
         };
         declare(&mut defs, &HashSet::new(), &[leaf_names(), twin]);
         assert_eq!(
-            defs["Leaf2"]["properties"]["a1"][super::super::ALIAS_OF],
+            defs["Leaf2"]["properties"]["a1"][crate::keywords::ALIAS_OF],
             "a"
         );
     }
@@ -1555,7 +1558,7 @@ mod tests {
         };
         declare(&mut defs, &HashSet::new(), &[names]);
         assert_eq!(
-            defs["E"]["oneOf"][1]["properties"]["S"]["properties"]["a1"][super::super::ALIAS_OF],
+            defs["E"]["oneOf"][1]["properties"]["S"]["properties"]["a1"][crate::keywords::ALIAS_OF],
             "a"
         );
     }

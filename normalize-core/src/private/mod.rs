@@ -57,7 +57,7 @@ mod schema_only;
 mod walk;
 
 pub use annotate::{
-    ALIAS_OF, Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
+    Annotator, FieldNote, Place, VERBATIM, VariantNote, VariantTag, annotate_fields,
     annotate_variants, content_may_be_left_out, inlined_newtype_branch, note_flattened_repeats,
     note_repeats, open, open_newtype_branch, place_mut,
 };

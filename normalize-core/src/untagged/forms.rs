@@ -130,7 +130,7 @@ fn add_serde_forms(definition: &mut Value, at: &str) {
         let mut index = 0;
         for (k, variant) in variants.iter_mut().enumerate() {
             let variant_at = child_pointer(&variants_at, &k.to_string());
-            let numbered = variant.get(crate::__private::ALIAS_OF).is_none().then(|| {
+            let numbered = variant.get(crate::keywords::ALIAS_OF).is_none().then(|| {
                 index += 1;
                 index - 1
             });
@@ -387,7 +387,7 @@ impl Sequence {
             .iter()
             // A serde alias is another name for a field, not a field.
             .filter(|(name, schema)| {
-                schema.get(crate::__private::ALIAS_OF).is_none() && Some(name.as_str()) != skip
+                schema.get(crate::keywords::ALIAS_OF).is_none() && Some(name.as_str()) != skip
             })
             .collect();
         // A container `default` fills in every missing field, a field's own

@@ -15,8 +15,8 @@
 
 use serde_json::Value;
 
-/// The keyword, its value an index into the validator's table.
-pub(crate) const DISTINCT: &str = "x-toolargs-distinct";
+// The keyword, its value an index into the validator's table.
+pub(crate) use crate::keywords::DISTINCT;
 
 /// Reads a map (an object) or a set (an array) as a field's type does: the
 /// positions of the first entry that is, once read, the same as an earlier

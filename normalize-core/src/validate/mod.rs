@@ -52,11 +52,7 @@ impl std::fmt::Debug for Validator {
     }
 }
 
-/// The keyword a serde reading (the crate's `untagged` module) puts beside
-/// `"type": "integer"`: `true` takes no number written with a fraction or an
-/// exponent (`2.0`), which JSON Schema calls an integer and serde's integer
-/// types refuse.
-pub(crate) const WRITTEN_AS_INTEGER: &str = "x-toolargs-written-as-integer";
+pub(crate) use crate::keywords::WRITTEN_AS_INTEGER;
 
 /// [`WRITTEN_AS_INTEGER`] as the validator checks it (`false` takes all).
 struct WrittenAsInteger(bool);

@@ -22,8 +22,8 @@
 use crate::__private::{Reading, alias_of};
 use serde_json::{Map, Value};
 
-/// The keyword, its value an array of indices into the validator's table.
-pub(crate) const WHOLE: &str = "x-toolargs-whole";
+// The keyword, its value an array of indices into the validator's table.
+pub(crate) use crate::keywords::WHOLE;
 
 /// Reads a flattened type from the members of an object, minus the names
 /// given (sorted), as its [`Reading`] says it reads; on failure, where
@@ -254,8 +254,8 @@ pub(super) struct Document {
     draft: Option<Value>,
 }
 
-/// Where a branch's own document keeps the schema it was taken from.
-const REBASED: &str = "x-toolargs-document";
+// Where a branch's own document keeps the schema it was taken from.
+use crate::keywords::DOCUMENT as REBASED;
 
 impl Document {
     pub(super) fn new(schema: &Value) -> Document {

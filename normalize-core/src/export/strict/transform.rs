@@ -523,7 +523,7 @@ fn together(m: &Map<String, Value>, name: &str) -> Vec<String> {
     let is_alias = |member: &str| {
         m.get("properties")
             .and_then(|p| p.get(member))
-            .is_some_and(|p| p.get(crate::__private::ALIAS_OF).is_some())
+            .is_some_and(|p| p.get(crate::keywords::ALIAS_OF).is_some())
     };
     let names = |required: &Value| -> Vec<String> {
         required
