@@ -1076,6 +1076,11 @@ macro_rules! strict_contract {
         fn all() -> Vec<(&'static str, Runner)> {
             vec![$((stringify!($ty), (|| run::<$ty>(stringify!($ty), SUMMARY_CASES)) as Runner)),*]
         }
+
+        /// Each type's shown schema (`input_schema`).
+        fn shown_schemas() -> Vec<(&'static str, &'static Value)> {
+            vec![$((stringify!($ty), <$ty as ToolArgs>::input_schema())),*]
+        }
     };
 }
 
@@ -1266,4 +1271,58 @@ fn the_property_catches_a_toolbox_that_does_not_restore() {
     let mut counts = Counts::default();
     let error = encode_and_call::<Maps>(&broken, &v, &c, &mut counts).unwrap_err();
     assert!(error.contains("CALL"), "{error}");
+}
+
+/// What a model is shown is JSON Schema plus portable annotations
+/// (`x-toolargs-verbatim`): no keyword that indexes a table of this process
+/// or speaks to toolargs' own validator alone, in the schema of any type of
+/// the suite, for any provider. Prints each provider's definitions' size
+/// over the suite.
+#[test]
+fn every_shown_schema_holds_json_schema_and_portable_annotations_only() {
+    use toolargs::export::{Provider, ToolSpec, definition};
+    fn ours(schema: &Value, out: &mut Vec<String>) {
+        match schema {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    if key.starts_with("x-toolargs-") && key != toolargs::VERBATIM_KEYWORD {
+                        out.push(key.clone());
+                    }
+                    ours(child, out);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| ours(item, out)),
+            _ => {}
+        }
+    }
+    let schemas = shown_schemas();
+    let mut found = Vec::new();
+    for (name, schema) in &schemas {
+        let mut keys = Vec::new();
+        ours(schema, &mut keys);
+        if !keys.is_empty() {
+            found.push(format!("{name}: {keys:?}"));
+        }
+    }
+    for provider in Provider::ALL {
+        let bytes: usize = schemas
+            .iter()
+            .map(|(name, schema)| {
+                let spec = ToolSpec {
+                    name: "tool",
+                    description: name,
+                    schema,
+                };
+                definition(provider, Dialect::Canonical, spec)
+                    .to_string()
+                    .len()
+            })
+            .sum();
+        println!("{provider:?}: {bytes} bytes over {} types", schemas.len());
+    }
+    assert!(
+        found.is_empty(),
+        "keywords of ours shown:\n{}",
+        found.join("\n")
+    );
 }

@@ -348,6 +348,12 @@ fn same_place_as_serde<T: DeserializeOwned>(sent: &Value, ours: &ArgsError) {
             places.inside += 1;
         } else {
             places.elsewhere += 1;
+            if std::env::var_os("TOOLARGS_ELSEWHERE").is_some() {
+                eprintln!(
+                    "ELSEWHERE {sent}\n  serde: {pointer}: {}\n  ours: {ours:?}",
+                    error.inner()
+                );
+            }
         }
     });
 }
@@ -475,8 +481,22 @@ where
 /// A value the shown schema (wire names only) accepts, the schema
 /// validation reads (which also takes serde's aliases) accepts too: the
 /// projection may accept more than what is shown, never less. Both read as
-/// plain JSON Schema, without the rules only our validator checks.
+/// plain JSON Schema, without the rules only our validator checks (the
+/// validating schema's `x-toolargs-written-as-integer`, which the shown one
+/// does not carry, left out).
 fn shown_is_accepted<T: ToolArgs>(normalized: &Value) -> Result<(), String> {
+    fn plain(schema: &Value) -> Value {
+        match schema {
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .filter(|(key, _)| *key != "x-toolargs-written-as-integer")
+                    .map(|(key, value)| (key.clone(), plain(value)))
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(plain).collect()),
+            other => other.clone(),
+        }
+    }
     thread_local! {
         static PLAIN: RefCell<HashMap<TypeId, (Validator, Validator)>> = RefCell::new(HashMap::new());
     }
@@ -486,7 +506,7 @@ fn shown_is_accepted<T: ToolArgs>(normalized: &Value) -> Result<(), String> {
             std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
             std::collections::hash_map::Entry::Vacant(entry) => entry.insert((
                 Validator::new(T::input_schema()).map_err(|e| format!("the shown schema: {e}"))?,
-                Validator::new(T::validator().schema())
+                Validator::new(&plain(T::validator().schema()))
                     .map_err(|e| format!("the validating schema: {e}"))?,
             )),
         };

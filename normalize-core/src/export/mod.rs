@@ -106,7 +106,38 @@ pub(crate) fn shown(schema: &Value) -> Value {
         aliases::without_aliases(schema).into_owned()
     };
     strict::prune_definitions(&mut shown);
+    without_validators_keywords(&mut shown);
     shown
+}
+
+/// Drops, at every schema location of `schema`, the keywords only toolargs'
+/// own validator reads (`crate::keywords`: a flattened `Option`'s whole
+/// reading and a map's distinct entries, which index a table of this
+/// process, and the mark of a number serde reads as an integer). A model
+/// is shown JSON Schema and the portable `x-toolargs-verbatim`; the
+/// validator keeps its own schema. A property's name is never touched.
+fn without_validators_keywords(schema: &mut Value) {
+    use crate::keywords::{DISTINCT, WHOLE, WRITTEN_AS_INTEGER};
+    let Value::Object(map) = schema else {
+        if let Value::Array(items) = schema {
+            items.iter_mut().for_each(without_validators_keywords);
+        }
+        return;
+    };
+    for keyword in [WHOLE, DISTINCT, WRITTEN_AS_INTEGER] {
+        map.remove(keyword);
+    }
+    for (keyword, child) in map.iter_mut() {
+        match (keyword.as_str(), child) {
+            // Names, each mapped to a schema.
+            (
+                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas",
+                Value::Object(named),
+            ) => named.values_mut().for_each(without_validators_keywords),
+            (data, _) if crate::integer_bounds::DATA.contains(&data) => {}
+            (_, child) => without_validators_keywords(child),
+        }
+    }
 }
 
 /// Whether a `$ref` of `schema` passes through an `anyOf`, `oneOf` or
