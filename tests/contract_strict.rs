@@ -1276,11 +1276,10 @@ fn the_property_catches_a_toolbox_that_does_not_restore() {
 /// What a model is shown is JSON Schema plus portable annotations
 /// (`x-toolargs-verbatim`): no keyword that indexes a table of this process
 /// or speaks to toolargs' own validator alone, in the schema of any type of
-/// the suite, for any provider. Prints each provider's definitions' size
-/// over the suite.
+/// the suite, from which every provider's export is made
+/// (`benches/shown_size.rs` measures their size).
 #[test]
 fn every_shown_schema_holds_json_schema_and_portable_annotations_only() {
-    use toolargs::export::{Provider, ToolSpec, definition};
     fn ours(schema: &Value, out: &mut Vec<String>) {
         match schema {
             Value::Object(map) => {
@@ -1303,22 +1302,6 @@ fn every_shown_schema_holds_json_schema_and_portable_annotations_only() {
         if !keys.is_empty() {
             found.push(format!("{name}: {keys:?}"));
         }
-    }
-    for provider in Provider::ALL {
-        let bytes: usize = schemas
-            .iter()
-            .map(|(name, schema)| {
-                let spec = ToolSpec {
-                    name: "tool",
-                    description: name,
-                    schema,
-                };
-                definition(provider, Dialect::Canonical, spec)
-                    .to_string()
-                    .len()
-            })
-            .sum();
-        println!("{provider:?}: {bytes} bytes over {} types", schemas.len());
     }
     assert!(
         found.is_empty(),
