@@ -316,7 +316,7 @@ fn report_clean_path() -> usize {
 /// `serde_path_to_error` names (where it names one: its path ends at the
 /// struct whose field is missing, at a flattened struct, at an untagged
 /// enum), counted in [`PLACES`].
-fn same_place_as_serde<T: DeserializeOwned>(sent: &Value, ours: &ArgsError) {
+fn same_place_as_serde<T: ToolArgs>(sent: &Value, ours: &ArgsError) {
     let Err(error) = serde_path_to_error::deserialize::<_, T>(sent) else {
         return;
     };
@@ -348,11 +348,15 @@ fn same_place_as_serde<T: DeserializeOwned>(sent: &Value, ours: &ArgsError) {
             places.inside += 1;
         } else {
             places.elsewhere += 1;
+            let entry = format!(
+                "{sent}\n  serde: {pointer}: {}\n  ours: {ours:?}",
+                error.inner()
+            );
+            if toolargs::contract::model::first_unknown(T::__node()).is_none() {
+                places.elsewhere_modeled.push(entry.clone());
+            }
             if std::env::var_os("TOOLARGS_ELSEWHERE").is_some() {
-                eprintln!(
-                    "ELSEWHERE {sent}\n  serde: {pointer}: {}\n  ours: {ours:?}",
-                    error.inner()
-                );
+                eprintln!("ELSEWHERE {entry}");
             }
         }
     });
@@ -410,6 +414,9 @@ struct Places {
     same: usize,
     inside: usize,
     elsewhere: usize,
+    /// The calls counted in `elsewhere` whose type's model has no opaque
+    /// node: where the model states all serde does, none is allowed.
+    elsewhere_modeled: Vec<String>,
     serde_names_none: usize,
 }
 
@@ -1071,8 +1078,22 @@ pub fn run(calls: &[(&str, &str, &str)], check: fn(&str, &str) -> Result<Verdict
     let places = PLACES.with(|places| std::mem::take(&mut *places.borrow_mut()));
     eprintln!(
         "calls both refuse: ours names serde's pointer in {}, a member inside it in {}, \
-         elsewhere in {}; serde names no pointer in {}",
-        places.same, places.inside, places.elsewhere, places.serde_names_none
+         elsewhere in {} ({} in types whose model has no opaque node); serde names no \
+         pointer in {}",
+        places.same,
+        places.inside,
+        places.elsewhere,
+        places.elsewhere_modeled.len(),
+        places.serde_names_none
+    );
+    // Where the model states all serde does, a call serde refuses at a
+    // pointer is refused at that pointer or inside it.
+    assert!(
+        places.elsewhere_modeled.is_empty(),
+        "{} calls of types whose model has no opaque node were refused apart from serde's \
+         pointer:\n{}",
+        places.elsewhere_modeled.len(),
+        places.elsewhere_modeled[..places.elsewhere_modeled.len().min(12)].join("\n")
     );
     let refused_by_type: usize = counts
         .iter()
