@@ -734,3 +734,39 @@ fn a_flattened_map_reads_the_members_of_the_flattened_fields_after_it() {
         Some(1)
     );
 }
+
+/// A type that derives only `JsonSchema` has no model, but serde's own
+/// reading says which of its fields are Rust integers (learned once, with
+/// its aliases): `5.0` there is refused at the member, where serde's error
+/// names the root or the struct. A field read by a function of its own
+/// still takes it.
+#[test]
+fn an_integer_of_a_type_without_the_derive_refuses_a_fraction_at_its_pointer() {
+    fn lenient<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+        Ok(f64::deserialize(deserializer)? as u32)
+    }
+    #[derive(Deserialize, JsonSchema, Debug, PartialEq)]
+    struct Window {
+        #[serde(alias = "from")]
+        start: u32,
+        end: Option<i64>,
+        #[serde(deserialize_with = "lenient")]
+        #[schemars(with = "u32")]
+        step: u32,
+    }
+    #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+    struct Scan {
+        window: Window,
+        windows: Vec<Window>,
+    }
+    let text = r#"{"window": {"start": 5.0, "end": 2e1, "step": 1}, "windows": [{"from": 1.5, "step": 2.0}]}"#;
+    assert!(serde_json::from_str::<Scan>(text).is_err());
+    assert_eq!(
+        reported::<Scan>(text),
+        ["/window/start", "/window/end", "/windows/0/from"]
+    );
+    // A whole `step` sent as `2.0` is serde's to take.
+    let text = r#"{"window": {"start": 5, "end": null, "step": 2.0}, "windows": []}"#;
+    let parsed = Scan::from_model(text).unwrap();
+    assert_eq!(parsed.value, serde_json::from_str::<Scan>(text).unwrap());
+}

@@ -25,6 +25,16 @@
 //! What is only reached through serde's own buffering (a flattened field,
 //! the variants of an internally tagged or untagged enum) is never handed
 //! to [`Maker`], so aliases there stay undeclared (the README's limits).
+//!
+//! The same runs learn which fields serde reads as a Rust integer: a field
+//! whose value (or `Option`'s value) is asked of [`Maker`] as an integer
+//! of at most 64 bits, with the visitor of serde's own integer impl, which
+//! refuses `5.0`. [`declare`] marks such a property
+//! [`WRITTEN_AS_INTEGER`](crate::keywords::WRITTEN_AS_INTEGER) in the
+//! validator's schema, so the call is refused at the member, as a derived
+//! type's model refuses it, instead of by serde with the root pointer. A
+//! field read another way (a `deserialize_with` that takes floats, a
+//! visitor of its own) is never marked.
 
 use super::annotate::{alias_of, declare_aliases, union, union_mut};
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
@@ -60,6 +70,9 @@ pub(crate) struct StructNames {
     /// of a generic type share serde's list, each with a visitor of its
     /// own.
     instances: usize,
+    /// The written names serde reads a Rust integer in, in every instance,
+    /// with the steps to it from the field's value ([`Field::steps`]).
+    integers: Vec<(&'static str, u32)>,
 }
 
 /// The names of each struct `T` holds that serde reads through
@@ -212,7 +225,10 @@ pub(crate) fn declare(
             .iter()
             .filter(|names| names.container == container && names.variant == variant)
             .collect();
-        if structs.iter().all(|names| names.aliases.is_empty()) {
+        if structs
+            .iter()
+            .all(|names| names.aliases.is_empty() && names.integers.is_empty())
+        {
             continue;
         }
         // Each definition that looks like one of the structs: its place,
@@ -243,7 +259,10 @@ pub(crate) fn declare(
         }
         for (name, at, fitting) in lookalikes {
             let names = fitting[0];
-            if fitting.iter().any(|other| other.aliases != names.aliases) {
+            if fitting
+                .iter()
+                .any(|other| other.aliases != names.aliases || other.integers != names.integers)
+            {
                 continue;
             }
             let Some(definition) = defs.get_mut(&name) else {
@@ -260,8 +279,22 @@ pub(crate) fn declare(
     }
 }
 
-/// Declares `names`' aliases in `object`, the struct's schema.
+/// Declares `names`' integers and aliases in `object`, the struct's schema
+/// (integers first: an alias's property is a copy of its field's).
 fn declare_names(object: &mut Map<String, Value>, names: &StructNames) {
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for &(name, steps) in &names.integers {
+            let target = properties
+                .get_mut(name)
+                .and_then(|property| along(property, steps));
+            if let Some(schema) = target.filter(|schema| takes_integers(schema)) {
+                schema.insert(
+                    crate::keywords::WRITTEN_AS_INTEGER.to_owned(),
+                    Value::Bool(true),
+                );
+            }
+        }
+    }
     for written in &names.written {
         let aliases: Vec<&str> = names
             .aliases
@@ -272,6 +305,39 @@ fn declare_names(object: &mut Map<String, Value>, names: &StructNames) {
         if !aliases.is_empty() {
             declare_aliases(object, written, &aliases);
         }
+    }
+}
+
+/// The schema `steps` ([`Field::steps`]) lead to from a property's: its
+/// `items` for a sequence's, its `additionalProperties` for a map's values
+/// (each written in place, not as a reference).
+fn along(schema: &mut Value, steps: u32) -> Option<&mut Map<String, Value>> {
+    let mut digits = Vec::new();
+    let mut rest = steps;
+    while rest > 0 {
+        digits.push(rest % 4);
+        rest /= 4;
+    }
+    let mut at = schema;
+    for digit in digits.into_iter().rev() {
+        let keyword = match digit {
+            ITEMS => "items",
+            VALUES => "additionalProperties",
+            _ => return None,
+        };
+        at = at.get_mut(keyword)?;
+    }
+    at.as_object_mut()
+}
+
+/// Whether a property's schema says `"type": "integer"` itself (alone or
+/// beside `"null"`): where an integer field's schema is a reference or a
+/// union, nothing is marked.
+fn takes_integers(property: &Map<String, Value>) -> bool {
+    match property.get("type") {
+        Some(Value::String(kind)) => kind == "integer",
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "integer"),
+        _ => false,
     }
 }
 
@@ -357,6 +423,10 @@ struct Struct {
     /// (serde's derive writes one visitor, generic over the type's
     /// parameters), so the instances of a generic type count apart.
     visitors: HashSet<&'static str>,
+    /// The names (by place) serde read as a Rust integer, each for the
+    /// visitor's type it was read in, with the steps to the integer
+    /// ([`Field::steps`]).
+    integer: HashSet<(usize, &'static str, u32)>,
 }
 
 /// One externally tagged enum met (its tag, for an adjacently tagged one).
@@ -421,6 +491,7 @@ impl State {
             failed: HashSet::new(),
             required: vec![false; fields.len()],
             visitors: HashSet::new(),
+            integer: HashSet::new(),
         });
         self.struct_ids.insert(key, self.structs.len() - 1);
         self.structs.len() - 1
@@ -449,12 +520,30 @@ impl State {
                 written: Vec::new(),
                 unknown: Vec::new(),
                 instances: found.visitors.len(),
+                integers: Vec::new(),
             };
             for (name, known) in found.fields.iter().zip(&found.names) {
                 match known {
                     Name::Of(of) if of == name => names.written.push(name),
                     Name::Of(of) => names.aliases.push((name, of)),
                     Name::Unknown => names.unknown.push(name),
+                }
+            }
+            let mut marks: Vec<(usize, u32)> = found
+                .integer
+                .iter()
+                .map(|&(at, _, steps)| (at, steps))
+                .collect();
+            marks.sort_unstable();
+            marks.dedup();
+            for (at, steps) in marks {
+                let name = found.fields[at];
+                let every = found
+                    .visitors
+                    .iter()
+                    .all(|visitor| found.integer.contains(&(at, *visitor, steps)));
+                if every && names.written.contains(&name) {
+                    names.integers.push((name, steps));
                 }
             }
             learned.push(names);
@@ -508,6 +597,35 @@ struct Maker<'s> {
     minimal: bool,
     /// Where the value is, for [`State::empty`].
     site: u64,
+    /// The struct field whose value this is, or is inside of.
+    field: Option<Field>,
+}
+
+/// A struct field (its struct, its place, the visitor's type), and the way
+/// from its value to the value at hand: `Option`s are passed through, and
+/// each step into a sequence's items or a map's values is a digit of
+/// `steps` (most significant first).
+#[derive(Clone, Copy, Debug)]
+struct Field {
+    id: usize,
+    at: usize,
+    visitor: &'static str,
+    steps: u32,
+}
+
+/// A step into a sequence's items, in [`Field::steps`].
+const ITEMS: u32 = 1;
+/// A step into a map's values, in [`Field::steps`].
+const VALUES: u32 = 2;
+
+impl Field {
+    /// The field, one step further in; `None` past a few steps.
+    fn step(self, step: u32) -> Option<Field> {
+        (self.steps < 1 << 12).then_some(Field {
+            steps: self.steps * 4 + step,
+            ..self
+        })
+    }
 }
 
 /// The site of the value `step` leads to from `site`.
@@ -522,6 +640,7 @@ impl<'s> Maker<'s> {
             depth: 0,
             minimal: false,
             site: 0,
+            field: None,
         }
     }
 
@@ -531,6 +650,7 @@ impl<'s> Maker<'s> {
             depth: self.depth + 1,
             minimal: self.minimal,
             site: step(self.site, to),
+            field: None,
         }
     }
 
@@ -557,6 +677,21 @@ impl<'s> Maker<'s> {
         match self.state.unfinished() {
             Stop::Again => Stop::Again,
             _ => self.item_failed(stop),
+        }
+    }
+
+    /// Notes the struct field this value is as read as a Rust integer when
+    /// `V` is the visitor of serde's own integer impl (`PrimitiveVisitor`,
+    /// `NonZeroVisitor`), which refuses a float: a visitor of anyone else's
+    /// may take one.
+    fn integer<V>(&mut self) {
+        let visitor = std::any::type_name::<V>();
+        let serdes = visitor.starts_with("serde")
+            && visitor.contains("::impls::")
+            && (visitor.ends_with("::PrimitiveVisitor") || visitor.ends_with("::NonZeroVisitor"));
+        if let (true, Some(field)) = (serdes, self.field) {
+            let found = &mut self.state.structs[field.id];
+            found.integer.insert((field.at, field.visitor, field.steps));
         }
     }
 
@@ -701,6 +836,12 @@ impl<'de> MapAccess<'de> for Members<'_> {
             depth: self.depth + 1,
             minimal: self.minimal,
             site: step(self.site, fields.as_ptr() as u64 ^ at as u64),
+            field: Some(Field {
+                id: self.id,
+                at,
+                visitor: self.visitor,
+                steps: 0,
+            }),
         };
         match seed.deserialize(maker) {
             Ok(value) => Ok(value),
@@ -736,7 +877,12 @@ impl<'de> SeqAccess<'de> for Items<'_> {
         self.left -= 1;
         self.made += 1;
         let made = self.made;
-        seed.deserialize(self.maker.child(16 + made)).map(Some)
+        // A sequence's items are the same field's, one step in; a tuple's
+        // (no field) each their own.
+        let field = self.maker.field;
+        let mut item = self.maker.child(16 + made);
+        item.field = field;
+        seed.deserialize(item).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -765,7 +911,11 @@ impl<'de> MapAccess<'de> for Entry<'_> {
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Stop> {
-        seed.deserialize(self.maker.child(3))
+        // The map's values are the same field's, one step in.
+        let field = self.maker.field;
+        let mut value = self.maker.child(3);
+        value.field = field;
+        seed.deserialize(value)
     }
 }
 
@@ -886,31 +1036,39 @@ impl<'de> Deserializer<'de> for Maker<'_> {
     }
 
     // One is every integer type's, a `NonZero`'s too.
-    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+    fn deserialize_i8<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        self.integer::<V>();
         visitor.visit_u64(1)
     }
-    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+    fn deserialize_i16<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        self.integer::<V>();
         visitor.visit_u64(1)
     }
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+    fn deserialize_i32<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        self.integer::<V>();
         visitor.visit_u64(1)
     }
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+    fn deserialize_i64<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        self.integer::<V>();
         visitor.visit_u64(1)
     }
     fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
         visitor.visit_u64(1)
     }
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+    fn deserialize_u8<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        self.integer::<V>();
         visitor.visit_u64(1)
     }
-    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+    fn deserialize_u16<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        self.integer::<V>();
         visitor.visit_u64(1)
     }
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+    fn deserialize_u32<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        self.integer::<V>();
         visitor.visit_u64(1)
     }
-    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+    fn deserialize_u64<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
+        self.integer::<V>();
         visitor.visit_u64(1)
     }
     fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
@@ -951,7 +1109,10 @@ impl<'de> Deserializer<'de> for Maker<'_> {
         if self.depth > MAX_DEPTH || self.empty_here() {
             return visitor.visit_none();
         }
-        match visitor.visit_some(self.child(4)) {
+        let field = self.field;
+        let mut inner = self.child(4);
+        inner.field = field;
+        match visitor.visit_some(inner) {
             Ok(value) => Ok(value),
             Err(stop) => Err(self.item_failed(stop)),
         }
@@ -982,8 +1143,11 @@ impl<'de> Deserializer<'de> for Maker<'_> {
 
     fn deserialize_seq<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
         let empty = self.depth > MAX_DEPTH || self.empty_here();
+        let field = self.field.and_then(|field| field.step(ITEMS));
+        let mut maker = self.child(1);
+        maker.field = field;
         let items = Items {
-            maker: self.child(1),
+            maker,
             left: usize::from(!empty),
             made: 0,
         };
@@ -1037,10 +1201,12 @@ impl<'de> Deserializer<'de> for Maker<'_> {
                 keys,
                 next: 0,
             }),
-            None => visitor.visit_map(Entry {
-                maker: self.child(10),
-                sent: empty,
-            }),
+            None => {
+                let field = self.field.and_then(|field| field.step(VALUES));
+                let mut maker = self.child(10);
+                maker.field = field;
+                visitor.visit_map(Entry { maker, sent: empty })
+            }
         };
         let named = self.state.map_keys.contains_key(&self.site);
         match read {
@@ -1445,6 +1611,98 @@ mod tests {
         );
     }
 
+    fn lenient<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+        Ok(f64::deserialize(deserializer)? as u32)
+    }
+
+    /// A number that takes `1` and `1.0` alike, by a visitor of its own.
+    #[derive(Debug)]
+    struct Loose;
+
+    impl<'de> Deserialize<'de> for Loose {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct Any;
+            impl serde::de::Visitor<'_> for Any {
+                type Value = Loose;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("a number")
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<Loose, E> {
+                    Ok(Loose)
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<Loose, E> {
+                    Ok(Loose)
+                }
+            }
+            deserializer.deserialize_u64(Any)
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Counts {
+        count: u32,
+        #[serde(alias = "most")]
+        max: Option<i64>,
+        non_zero: std::num::NonZeroU16,
+        ratio: f64,
+        #[serde(deserialize_with = "lenient")]
+        lenient: u32,
+        loose: Loose,
+        many: Vec<u8>,
+        by_name: BTreeMap<String, Option<u16>>,
+        pair: (u8, f32),
+    }
+
+    /// serde's own integer impls mark their fields (through an `Option`
+    /// too) and a sequence's items or a map's values; a float, a field read
+    /// by a function of its own, a visitor of another's and a tuple's
+    /// elements are not marked.
+    #[test]
+    fn learns_the_fields_serde_reads_as_integers() {
+        let learned = learn::<Counts>(Hints::default());
+        let counts = found(&learned, "Counts");
+        assert_eq!(
+            counts.integers,
+            [
+                ("count", 0),
+                ("max", 0),
+                ("non_zero", 0),
+                ("many", ITEMS),
+                ("by_name", VALUES)
+            ]
+        );
+        let mut object = json!({"properties": {
+            "count": {"type": "integer", "format": "uint32"},
+            "max": {"type": ["integer", "null"], "format": "int64"},
+            "non_zero": {"$ref": "#/$defs/NonZeroU16"},
+            "ratio": {"type": "number"},
+            "lenient": {"type": "integer"},
+            "loose": true,
+            "many": {"type": "array", "items": {"type": "integer"}},
+            "by_name": {"type": "object", "additionalProperties": {"type": ["integer", "null"]}},
+            "pair": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "number"}]},
+        }});
+        declare_names(object.as_object_mut().unwrap(), &counts);
+        let marked: Vec<&String> = object["properties"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(_, schema)| schema.get(crate::keywords::WRITTEN_AS_INTEGER).is_some())
+            .map(|(name, _)| name)
+            .collect();
+        // `most` is the alias's copy of `max`; a reference is not marked.
+        assert_eq!(marked, ["count", "max", "most"]);
+        assert_eq!(
+            object["properties"]["many"]["items"][crate::keywords::WRITTEN_AS_INTEGER],
+            true
+        );
+        let values = &object["properties"]["by_name"]["additionalProperties"];
+        assert_eq!(values[crate::keywords::WRITTEN_AS_INTEGER], true);
+        // A tuple's elements are not marked (each has a schema of its own).
+        assert!(!object["properties"]["pair"].to_string().contains("written"));
+    }
+
     fn leaf_names() -> StructNames {
         StructNames {
             container: "Leaf",
@@ -1453,6 +1711,7 @@ mod tests {
             written: vec!["a", "c"],
             unknown: vec![],
             instances: 1,
+            integers: vec![],
         }
     }
 
