@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use serde_json::json;
 use std::borrow::Cow;
 use toolargs::entities::{EntityMode, decode_once, has_reference_candidate};
-use toolargs::json_text::inspect;
+use toolargs::json_text::may_need_repair;
 
 const MODES: [EntityMode; 2] = [EntityMode::Attribute, EntityMode::Text];
 
@@ -29,7 +29,7 @@ proptest! {
     ) {
         let text: String = parts.concat();
         let json = json!({ "k": &text, "list": [&text] }).to_string();
-        if !inspect(&json).may_need_repair {
+        if !may_need_repair(&json) {
             for mode in MODES {
                 prop_assert!(
                     matches!(decode_once(&text, mode), Cow::Borrowed(_)),
@@ -54,12 +54,12 @@ proptest! {
 fn realistic_prose_stays_on_the_fast_path() {
     let body = "AT&T and R&D: Q&A with a & b, AT&T's terms".repeat(50);
     let call = json!({"query": "AT&T", "documents": [{"title": "R&D", "body": body}]});
-    assert!(!inspect(&call.to_string()).may_need_repair);
+    assert!(!may_need_repair(&call.to_string()));
     for mode in MODES {
         assert!(matches!(decode_once(&body, mode), Cow::Borrowed(_)));
     }
     let damaged = json!({"query": "AT&amp;T", "documents": [{"title": "R&D", "body": body}]});
-    assert!(inspect(&damaged.to_string()).may_need_repair);
+    assert!(may_need_repair(&damaged.to_string()));
     assert_eq!(
         decode_once(damaged["query"].as_str().unwrap(), EntityMode::Attribute),
         "AT&T"

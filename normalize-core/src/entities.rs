@@ -6,7 +6,7 @@
 //! table) and passes every html5lib case in both modes. What lives here is
 //! ours: the choice of mode, the pass bound, the guarantee that text with
 //! nothing to decode is handed back borrowed, without allocating, and the
-//! pre-filter ([`may_start_reference`]) that keeps prose full of `AT&T`,
+//! pre-filter ([`has_reference_candidate`]) that keeps prose full of `AT&T`,
 //! `R&D` and `a & b` away from the tokenizer.
 
 use std::borrow::Cow;
@@ -150,16 +150,10 @@ impl Amps {
 }
 
 /// Whether a `&` followed by `after_amp` could start a character reference
-/// that htmlize decodes, in either [`EntityMode`].
-///
-/// `false` is certain: no reference starts there, in either mode, so the
-/// `&` can be left alone without running the tokenizer. `true` only
-/// means "maybe" (`&Tab` passes, `&Tabc;` then fails the table lookup). A
-/// numeric reference needs a digit after `&#` (a hex digit after `&#x`); a
-/// named one, two bytes that begin a name in htmlize's table. Whichever
-/// mode's rule applies, a decoded name is spelled out in full right after
-/// the `&`, so one filter serves both modes.
-pub fn may_start_reference(after_amp: &[u8]) -> bool {
+/// that htmlize decodes, in either [`EntityMode`] ([`has_reference_candidate`]
+/// for one `&`): what the tests hold the searching filter to.
+#[cfg(test)]
+fn may_start_reference(after_amp: &[u8]) -> bool {
     may_start_reference_with(&NAME_STARTS, after_amp)
 }
 
@@ -171,9 +165,17 @@ fn may_start_reference_with(starts: &NameStarts, after_amp: &[u8]) -> bool {
     }
 }
 
-/// Whether any `&` in `bytes` could start a character reference (see
-/// [`may_start_reference`]); `false` means decoding `bytes` in either mode
-/// changes nothing.
+/// Whether any `&` in `bytes` could start a character reference that
+/// htmlize decodes, in either [`EntityMode`]; `false` means decoding `bytes`
+/// in either mode changes nothing.
+///
+/// `false` is certain: no reference starts at any `&`, in either mode, so
+/// the text can be left alone without running the tokenizer. `true` only
+/// means "maybe" (`&Tab` passes, `&Tabc;` then fails the table lookup). A
+/// numeric reference needs a digit after `&#` (a hex digit after `&#x`); a
+/// named one, two bytes that begin a name in htmlize's table. Whichever
+/// mode's rule applies, a decoded name is spelled out in full right after
+/// the `&`, so one filter serves both modes.
 #[inline]
 pub fn has_reference_candidate(bytes: &[u8]) -> bool {
     // Most strings hold no `&` at all. A short one is tested whole, inlined
@@ -225,7 +227,7 @@ fn candidate_in(bytes: &[u8]) -> bool {
 ///
 /// A reference produced by decoding is not decoded again (`&amp;lt;` becomes
 /// `&lt;`); that is what [`decode_until_stable`] is for. Text with no `&`, or
-/// whose every `&` fails [`may_start_reference`], comes back as
+/// whose every `&` fails the pre-filter ([`has_reference_candidate`]), comes back as
 /// `Cow::Borrowed` without reaching htmlize, so prose full of `AT&T` costs
 /// one search per `&` and one bit test.
 /// Text with a candidate goes to htmlize whole: it decodes into one buffer,

@@ -46,20 +46,7 @@ pub(crate) const DATA: &[&str] = &["const", "enum", "default", "examples"];
 /// `schema`, and the exclusive bounds of an `f32`'s finite values to every
 /// `"format": "float"`, keeping a bound the schema already has where it is
 /// tighter.
-///
-/// ```
-/// use toolargs_core::integer_bounds::bound_integers;
-/// use serde_json::json;
-///
-/// let mut schema = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});
-/// bound_integers(&mut schema);
-/// assert_eq!(schema, json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100}));
-/// let mut schema = json!({"type": ["integer", "null"], "format": "int8"});
-/// bound_integers(&mut schema);
-/// assert_eq!(schema["minimum"], -128);
-/// assert_eq!(schema["maximum"], 127);
-/// ```
-pub fn bound_integers(schema: &mut Value) {
+pub(crate) fn bound_integers(schema: &mut Value) {
     bound_within(schema, false);
 }
 
@@ -166,6 +153,22 @@ fn bound_f32(map: &mut Map<String, Value>) {
 mod tests {
     use super::{F32_OVERFLOW, bound_integers};
     use serde_json::json;
+
+    /// A tighter bound stays; a missing one is the format's range.
+    #[test]
+    fn keeps_a_tighter_bound_and_adds_the_formats_range() {
+        let mut schema =
+            json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});
+        bound_integers(&mut schema);
+        assert_eq!(
+            schema,
+            json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100})
+        );
+        let mut schema = json!({"type": ["integer", "null"], "format": "int8"});
+        bound_integers(&mut schema);
+        assert_eq!(schema["minimum"], -128);
+        assert_eq!(schema["maximum"], 127);
+    }
 
     #[test]
     fn every_format_gets_its_range_and_data_is_left_alone() {

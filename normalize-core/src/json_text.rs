@@ -24,13 +24,13 @@ pub enum JsonTextError {
 
 /// What one scan of a JSON text tells before it is parsed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TextFacts {
+pub(crate) struct TextFacts {
     /// The deepest nesting of arrays and objects (brackets inside strings do
     /// not count).
-    pub nesting: usize,
+    pub(crate) nesting: usize,
     /// Whether normalization could change anything in the parsed value: the
     /// text holds a `&` that could start a character reference (see
-    /// [`entities::may_start_reference`]; `AT&T` cannot), a `\u` escape
+    /// [`entities::has_reference_candidate`]; `AT&T` cannot), a `\u` escape
     /// (which could spell one, or a bracket), or a string whose first
     /// character after JSON whitespace is `[` or `{`. When `false`, every
     /// string leaf is free of references in either entity mode and none can
@@ -39,12 +39,21 @@ pub struct TextFacts {
     /// The `&` test reads the raw JSON text, which is sound: the bytes after
     /// a `&` are the decoded string's bytes unless an escape intervenes, and
     /// every escape but `\u` decodes to a byte no reference name contains.
-    pub may_need_repair: bool,
+    pub(crate) may_need_repair: bool,
+}
+
+/// Whether normalizing the JSON text `text` could change anything, read
+/// from one scan of it, without parsing: `false` is certain (no string of
+/// it holds a character reference candidate in either entity mode, a `\u`
+/// escape, or text that starts like JSON), `true` only means "maybe". Text
+/// that is not JSON gets an answer too.
+pub fn may_need_repair(text: &str) -> bool {
+    inspect(text).may_need_repair
 }
 
 /// Scans a JSON text without parsing it. Text that is not JSON gets facts
 /// too; they only bound what a parse could build.
-pub fn inspect(text: &str) -> TextFacts {
+pub(crate) fn inspect(text: &str) -> TextFacts {
     let bytes = text.as_bytes();
     let mut may_need_repair = entities::has_reference_candidate(bytes);
     let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
@@ -132,7 +141,7 @@ pub fn from_str(text: &str, max_depth: usize) -> Result<Value, JsonTextError> {
 /// # Errors
 ///
 /// As [`from_str`].
-pub fn from_str_inspected(
+pub(crate) fn from_str_inspected(
     text: &str,
     max_depth: usize,
 ) -> Result<(Value, TextFacts), JsonTextError> {
@@ -147,7 +156,7 @@ pub fn from_str_inspected(
 /// # Errors
 ///
 /// As [`from_str`].
-pub fn from_str_with_facts(
+pub(crate) fn from_str_with_facts(
     text: &str,
     facts: TextFacts,
     max_depth: usize,
@@ -163,7 +172,7 @@ pub fn from_str_with_facts(
 /// # Errors
 ///
 /// As [`from_str`].
-pub fn check_with_facts(
+pub(crate) fn check_with_facts(
     text: &str,
     facts: TextFacts,
     max_depth: usize,

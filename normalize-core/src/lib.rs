@@ -37,7 +37,7 @@ pub mod deep;
 pub mod entities;
 pub mod export;
 pub mod grammar;
-pub mod integer_bounds;
+mod integer_bounds;
 pub mod json_text;
 mod keywords;
 mod normalizer;

@@ -6,8 +6,8 @@
 /// `tool_calls[i].index` of chat completions, the `output_index` of the
 /// Responses API, the content block `index` of Anthropic messages), so
 /// parallel calls can interleave. It is the whole key within one
-/// [`WireReader`]: the choices of a chat completion streamed with `n > 1`
-/// are read by one reader each ([`WireReader::openai_chat_choice`]).
+/// [`WireReader`](super::WireReader): the choices of a chat completion streamed with `n > 1`
+/// are read by one reader each ([`WireReader::openai_chat_choice`](super::WireReader::openai_chat_choice)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CallDelta {
     /// A call opened; the id and name come with it when the provider sends

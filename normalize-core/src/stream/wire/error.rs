@@ -46,7 +46,7 @@ pub enum WireError {
     /// A chat completion chunk of a choice other than the first reached a
     /// reader made for a stream with one choice: the response holds
     /// alternatives, to be read with one
-    /// [`WireReader::openai_chat_choice`] each.
+    /// [`WireReader::openai_chat_choice`](super::WireReader::openai_chat_choice) each.
     #[error(
         "the stream holds several choices (a chunk of choice {choice} arrived); read each with its own reader"
     )]
