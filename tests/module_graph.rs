@@ -13,8 +13,12 @@
 //! descendants (how a parent opens its children's items) is not a
 //! dependency: it is the module's face, not a use of them.
 
+#[path = "support/rust_source.rs"]
+mod rust_source;
+
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
+use rust_source::{impl_item_attrs, is_cfg_test, item_attrs, path_attr};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -89,7 +93,7 @@ impl Crate {
             paths: Vec::new(),
         };
         for item in items {
-            if cfg_test(attrs(&item)) {
+            if is_cfg_test(item_attrs(&item)) {
                 continue;
             }
             match item {
@@ -126,7 +130,7 @@ impl Crate {
                     }
                 }
                 syn::Item::Impl(mut imp) => {
-                    imp.items.retain(|item| !cfg_test(impl_attrs(item)));
+                    imp.items.retain(|item| !is_cfg_test(impl_item_attrs(item)));
                     module.paths.extend(paths_in(imp.into_token_stream()));
                 }
                 item => module.paths.extend(paths_in(item.into_token_stream())),
@@ -210,64 +214,6 @@ impl Crate {
         }
         edges
     }
-}
-
-fn attrs(item: &syn::Item) -> &[syn::Attribute] {
-    match item {
-        syn::Item::Const(i) => &i.attrs,
-        syn::Item::Enum(i) => &i.attrs,
-        syn::Item::ExternCrate(i) => &i.attrs,
-        syn::Item::Fn(i) => &i.attrs,
-        syn::Item::ForeignMod(i) => &i.attrs,
-        syn::Item::Impl(i) => &i.attrs,
-        syn::Item::Macro(i) => &i.attrs,
-        syn::Item::Mod(i) => &i.attrs,
-        syn::Item::Static(i) => &i.attrs,
-        syn::Item::Struct(i) => &i.attrs,
-        syn::Item::Trait(i) => &i.attrs,
-        syn::Item::TraitAlias(i) => &i.attrs,
-        syn::Item::Type(i) => &i.attrs,
-        syn::Item::Union(i) => &i.attrs,
-        syn::Item::Use(i) => &i.attrs,
-        _ => &[],
-    }
-}
-
-fn impl_attrs(item: &syn::ImplItem) -> &[syn::Attribute] {
-    match item {
-        syn::ImplItem::Const(i) => &i.attrs,
-        syn::ImplItem::Fn(i) => &i.attrs,
-        syn::ImplItem::Type(i) => &i.attrs,
-        syn::ImplItem::Macro(i) => &i.attrs,
-        _ => &[],
-    }
-}
-
-/// `#[cfg(test)]`, alone (not `cfg(any(test, ...))`, which is code of the
-/// build too).
-fn cfg_test(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|attr| {
-        attr.path().is_ident("cfg")
-            && attr
-                .parse_args::<syn::Ident>()
-                .is_ok_and(|ident| ident == "test")
-    })
-}
-
-fn path_attr(attrs: &[syn::Attribute]) -> Option<PathBuf> {
-    attrs
-        .iter()
-        .find(|a| a.path().is_ident("path"))
-        .and_then(|a| match &a.meta {
-            syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => Some(PathBuf::from(s.value())),
-                _ => None,
-            },
-            _ => None,
-        })
 }
 
 /// Each leaf of a `use` tree: its path (a `self` leaf names its parent) and

@@ -31,11 +31,15 @@
 //! listed with their `#[cfg(...)]` in front. A constant's value and a
 //! function's body are not part of the line.
 
+#[path = "support/rust_source.rs"]
+mod rust_source;
+
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 use quote::ToTokens;
+use rust_source::{is_cfg_test, item_attrs, path_attr};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const SNAPSHOT: &str = "tests/snapshots/public_api.txt";
 
@@ -833,27 +837,6 @@ fn listed(item: &syn::Item) -> bool {
     }
 }
 
-fn item_attrs(item: &syn::Item) -> &[syn::Attribute] {
-    match item {
-        syn::Item::Const(i) => &i.attrs,
-        syn::Item::Enum(i) => &i.attrs,
-        syn::Item::ExternCrate(i) => &i.attrs,
-        syn::Item::Fn(i) => &i.attrs,
-        syn::Item::ForeignMod(i) => &i.attrs,
-        syn::Item::Impl(i) => &i.attrs,
-        syn::Item::Macro(i) => &i.attrs,
-        syn::Item::Mod(i) => &i.attrs,
-        syn::Item::Static(i) => &i.attrs,
-        syn::Item::Struct(i) => &i.attrs,
-        syn::Item::Trait(i) => &i.attrs,
-        syn::Item::TraitAlias(i) => &i.attrs,
-        syn::Item::Type(i) => &i.attrs,
-        syn::Item::Union(i) => &i.attrs,
-        syn::Item::Use(i) => &i.attrs,
-        _ => &[],
-    }
-}
-
 /// The name an item defines (not for `use` and `impl`).
 fn item_ident(item: &syn::Item) -> Option<String> {
     let ident = match item {
@@ -900,10 +883,6 @@ fn attr_args<'a>(attrs: &'a [syn::Attribute], name: &str) -> impl Iterator<Item 
         })
 }
 
-fn is_cfg_test(attrs: &[syn::Attribute]) -> bool {
-    attr_args(attrs, "cfg").any(|args| args == "test")
-}
-
 fn is_doc_hidden(attrs: &[syn::Attribute]) -> bool {
     attr_args(attrs, "doc").any(|args| {
         args.split(|c: char| !c.is_alphanumeric())
@@ -938,23 +917,6 @@ fn derives(attrs: &[syn::Attribute]) -> Vec<String> {
         });
     }
     names
-}
-
-/// The file a `#[path = "..."]` names.
-fn path_attr(attrs: &[syn::Attribute]) -> Option<PathBuf> {
-    attrs
-        .iter()
-        .find(|a| a.path().is_ident("path"))
-        .and_then(|a| match &a.meta {
-            syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => Some(PathBuf::from(s.value())),
-                _ => None,
-            },
-            _ => None,
-        })
 }
 
 /// The path of the type an impl is for (through references), generics dropped.
