@@ -18,7 +18,7 @@ mod rust_source;
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
-use rust_source::{impl_item_attrs, is_cfg_test, item_attrs, path_attr};
+use rust_source::{impl_item_attrs, is_cfg_test, item_attrs, path_attr, use_leaves};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -118,14 +118,14 @@ impl Crate {
                 }
                 syn::Item::Use(u) => {
                     let public = !matches!(u.vis, syn::Visibility::Inherited);
-                    for (path, name) in use_leaves(&u.tree) {
-                        if let Some(name) = name {
-                            module.uses.insert(name, path.clone());
+                    for leaf in use_leaves(&u.tree) {
+                        if let Some(name) = leaf.name {
+                            module.uses.insert(name, leaf.path.clone());
                         }
                         if public {
-                            module.pub_uses.push(path);
+                            module.pub_uses.push(leaf.path);
                         } else {
-                            module.paths.push(path);
+                            module.paths.push(leaf.path);
                         }
                     }
                 }
@@ -214,49 +214,6 @@ impl Crate {
         }
         edges
     }
-}
-
-/// Each leaf of a `use` tree: its path (a `self` leaf names its parent) and
-/// the name it binds (none for a glob or `_`).
-fn use_leaves(tree: &syn::UseTree) -> Vec<(Vec<String>, Option<String>)> {
-    fn walk(
-        tree: &syn::UseTree,
-        prefix: &mut Vec<String>,
-        out: &mut Vec<(Vec<String>, Option<String>)>,
-    ) {
-        match tree {
-            syn::UseTree::Path(p) => {
-                prefix.push(p.ident.to_string());
-                walk(&p.tree, prefix, out);
-                prefix.pop();
-            }
-            syn::UseTree::Name(n) if n.ident == "self" => {
-                out.push((prefix.clone(), prefix.last().cloned()));
-            }
-            syn::UseTree::Name(n) => {
-                let mut path = prefix.clone();
-                path.push(n.ident.to_string());
-                out.push((path, Some(n.ident.to_string())));
-            }
-            syn::UseTree::Rename(r) => {
-                let mut path = prefix.clone();
-                if r.ident != "self" {
-                    path.push(r.ident.to_string());
-                }
-                let name = (r.rename != "_").then(|| r.rename.to_string());
-                out.push((path, name));
-            }
-            syn::UseTree::Glob(_) => out.push((prefix.clone(), None)),
-            syn::UseTree::Group(g) => {
-                for tree in &g.items {
-                    walk(tree, prefix, out);
-                }
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(tree, &mut Vec::new(), &mut out);
-    out
 }
 
 /// Every path in `tokens` (macro bodies included) that starts with an

@@ -36,7 +36,7 @@ mod rust_source;
 
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 use quote::ToTokens;
-use rust_source::{is_cfg_test, item_attrs, path_attr};
+use rust_source::{is_cfg_test, item_attrs, path_attr, use_leaves};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -934,67 +934,6 @@ fn type_path(ty: &syn::Type) -> Option<Vec<String>> {
         syn::Type::Group(g) => type_path(&g.elem),
         _ => None,
     }
-}
-
-/// One name a `use` brings in: its path, the name it binds (`None` for a
-/// glob) and the text as written.
-struct UseLeaf {
-    path: Vec<String>,
-    name: Option<String>,
-    written: String,
-}
-
-fn use_leaves(tree: &syn::UseTree) -> Vec<UseLeaf> {
-    fn walk(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<UseLeaf>) {
-        let joined = |prefix: &[String], last: &str| {
-            let mut parts = prefix.to_vec();
-            parts.push(last.to_string());
-            parts.join("::")
-        };
-        match tree {
-            syn::UseTree::Path(p) => {
-                prefix.push(p.ident.to_string());
-                walk(&p.tree, prefix, out);
-                prefix.pop();
-            }
-            syn::UseTree::Name(n) if n.ident == "self" => out.push(UseLeaf {
-                path: prefix.clone(),
-                name: prefix.last().cloned(),
-                written: joined(prefix, "self"),
-            }),
-            syn::UseTree::Name(n) => {
-                let mut path = prefix.clone();
-                path.push(n.ident.to_string());
-                out.push(UseLeaf {
-                    written: path.join("::"),
-                    name: Some(n.ident.to_string()),
-                    path,
-                });
-            }
-            syn::UseTree::Rename(r) => {
-                let mut path = prefix.clone();
-                path.push(r.ident.to_string());
-                out.push(UseLeaf {
-                    written: format!("{} as {}", path.join("::"), r.rename),
-                    name: Some(r.rename.to_string()),
-                    path,
-                });
-            }
-            syn::UseTree::Glob(_) => out.push(UseLeaf {
-                path: prefix.clone(),
-                name: None,
-                written: joined(prefix, "*"),
-            }),
-            syn::UseTree::Group(g) => {
-                for tree in &g.items {
-                    walk(tree, prefix, out);
-                }
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(tree, &mut Vec::new(), &mut out);
-    out
 }
 
 // ---------------------------------------------------------------------------

@@ -64,3 +64,68 @@ pub fn path_attr(attrs: &[syn::Attribute]) -> Option<PathBuf> {
             _ => None,
         })
 }
+
+/// One name a `use` brings in: its path (a `self` leaf's is its parent's),
+/// the name it binds (`None` for a glob or `as _`) and the text as written.
+pub struct UseLeaf {
+    pub path: Vec<String>,
+    pub name: Option<String>,
+    pub written: String,
+}
+
+/// Every leaf of a `use` tree.
+pub fn use_leaves(tree: &syn::UseTree) -> Vec<UseLeaf> {
+    fn walk(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<UseLeaf>) {
+        let joined = |prefix: &[String], last: &str| {
+            let mut parts = prefix.to_vec();
+            parts.push(last.to_string());
+            parts.join("::")
+        };
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                walk(&p.tree, prefix, out);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) if n.ident == "self" => out.push(UseLeaf {
+                path: prefix.clone(),
+                name: prefix.last().cloned(),
+                written: joined(prefix, "self"),
+            }),
+            syn::UseTree::Name(n) => {
+                let mut path = prefix.clone();
+                path.push(n.ident.to_string());
+                out.push(UseLeaf {
+                    written: path.join("::"),
+                    name: Some(n.ident.to_string()),
+                    path,
+                });
+            }
+            syn::UseTree::Rename(r) => {
+                let written = format!("{} as {}", joined(prefix, &r.ident.to_string()), r.rename);
+                let mut path = prefix.clone();
+                if r.ident != "self" {
+                    path.push(r.ident.to_string());
+                }
+                out.push(UseLeaf {
+                    path,
+                    name: (r.rename != "_").then(|| r.rename.to_string()),
+                    written,
+                });
+            }
+            syn::UseTree::Glob(_) => out.push(UseLeaf {
+                path: prefix.clone(),
+                name: None,
+                written: joined(prefix, "*"),
+            }),
+            syn::UseTree::Group(g) => {
+                for tree in &g.items {
+                    walk(tree, prefix, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(tree, &mut Vec::new(), &mut out);
+    out
+}
