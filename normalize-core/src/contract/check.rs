@@ -41,6 +41,25 @@ fn address(node: &Node) -> usize {
     std::ptr::from_ref(node.resolve()) as usize
 }
 
+/// Whether a rule other than the integer's applies at `node`: a struct (or
+/// a struct variant, whose model is no node of its own) with a field that
+/// has aliases, or a flattened map that can refuse a member.
+fn other_rule_at(node: &Node) -> bool {
+    let other_rule = |model: &StructModel| {
+        model
+            .fields
+            .iter()
+            .any(|f| !f.aliases.is_empty() || flattened_entries(f).is_some())
+    };
+    match node {
+        Node::Struct(model) => other_rule(model),
+        Node::Enum(model) => model.variants.iter().any(|variant| {
+            matches!(&variant.content, VariantContent::Struct(model) if other_rule(model))
+        }),
+        _ => false,
+    }
+}
+
 /// The nodes a value of `node` holds directly.
 fn children(node: &Node) -> Vec<&'static Node> {
     match node.resolve() {
@@ -86,23 +105,6 @@ impl Checks {
                 nodes.push((node, next));
             }
         }
-        let other_rule = |model: &StructModel| {
-            model
-                .fields
-                .iter()
-                .any(|f| !f.aliases.is_empty() || flattened_entries(f).is_some())
-        };
-        // A struct's, or a struct variant's (whose model is no node of its
-        // own).
-        let other_rule_at = |node: &Node| {
-            match node {
-            Node::Struct(model) => other_rule(model),
-            Node::Enum(model) => model.variants.iter().any(|variant| {
-                matches!(&variant.content, VariantContent::Struct(model) if other_rule(model))
-            }),
-            _ => false,
-        }
-        };
         let not_numbers_only = nodes.iter().any(|(node, _)| other_rule_at(node));
         let mut relevant: HashSet<usize> = nodes
             .iter()
@@ -560,16 +562,11 @@ fn expected(node: &Node) -> String {
         Node::Scalar(Scalar::Unit) => "null".to_owned(),
         Node::Scalar(_) => "a string".to_owned(),
         Node::Option(inner) => format!("null or {}", expected(inner())),
-        Node::Seq(item) => format!("an array of {}", plural(item())),
-        Node::Map(entry) => format!("an object of {}", plural(entry())),
+        Node::Seq(item) => format!("an array of entries each {}", expected(item())),
+        Node::Map(entry) => format!("an object of entries each {}", expected(entry())),
         Node::Tuple(items) => format!("an array of {} items", items.len()),
         _ => "an object".to_owned(),
     }
-}
-
-fn plural(node: &Node) -> String {
-    let one = expected(node);
-    format!("entries each {one}")
 }
 
 /// A member the flattened map `field` reads (every member no field before

@@ -27,9 +27,9 @@
 //! to [`Maker`], so aliases there stay undeclared (the README's limits).
 //!
 //! The same runs learn which fields serde reads as a Rust integer: a field
-//! whose value (or `Option`'s value) is asked of [`Maker`] as an integer
-//! of at most 64 bits, with the visitor of serde's own integer impl, which
-//! refuses `5.0`. [`declare`] marks such a property
+//! whose value (through `Option`s, or as a sequence's items or a map's
+//! values) is asked of [`Maker`] as an integer of at most 64 bits, with the
+//! visitor of serde's own integer impl, which refuses `5.0`. [`declare`] marks such a property
 //! [`WRITTEN_AS_INTEGER`](crate::keywords::WRITTEN_AS_INTEGER) in the
 //! validator's schema, so the call is refused at the member, as a derived
 //! type's model refuses it, instead of by serde with the root pointer. A
@@ -645,12 +645,18 @@ impl<'s> Maker<'s> {
     }
 
     fn child(&mut self, to: u64) -> Maker<'_> {
+        self.child_in(to, None)
+    }
+
+    /// [`Maker::child`], inside the struct field `field` (the value at
+    /// hand's own, or one step further in).
+    fn child_in(&mut self, to: u64, field: Option<Field>) -> Maker<'_> {
         Maker {
             state: self.state,
             depth: self.depth + 1,
             minimal: self.minimal,
             site: step(self.site, to),
-            field: None,
+            field,
         }
     }
 
@@ -880,9 +886,8 @@ impl<'de> SeqAccess<'de> for Items<'_> {
         // A sequence's items are the same field's, one step in; a tuple's
         // (no field) each their own.
         let field = self.maker.field;
-        let mut item = self.maker.child(16 + made);
-        item.field = field;
-        seed.deserialize(item).map(Some)
+        seed.deserialize(self.maker.child_in(16 + made, field))
+            .map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -913,9 +918,7 @@ impl<'de> MapAccess<'de> for Entry<'_> {
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Stop> {
         // The map's values are the same field's, one step in.
         let field = self.maker.field;
-        let mut value = self.maker.child(3);
-        value.field = field;
-        seed.deserialize(value)
+        seed.deserialize(self.maker.child_in(3, field))
     }
 }
 
@@ -1110,9 +1113,7 @@ impl<'de> Deserializer<'de> for Maker<'_> {
             return visitor.visit_none();
         }
         let field = self.field;
-        let mut inner = self.child(4);
-        inner.field = field;
-        match visitor.visit_some(inner) {
+        match visitor.visit_some(self.child_in(4, field)) {
             Ok(value) => Ok(value),
             Err(stop) => Err(self.item_failed(stop)),
         }
@@ -1144,10 +1145,8 @@ impl<'de> Deserializer<'de> for Maker<'_> {
     fn deserialize_seq<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Stop> {
         let empty = self.depth > MAX_DEPTH || self.empty_here();
         let field = self.field.and_then(|field| field.step(ITEMS));
-        let mut maker = self.child(1);
-        maker.field = field;
         let items = Items {
-            maker,
+            maker: self.child_in(1, field),
             left: usize::from(!empty),
             made: 0,
         };
@@ -1203,9 +1202,10 @@ impl<'de> Deserializer<'de> for Maker<'_> {
             }),
             None => {
                 let field = self.field.and_then(|field| field.step(VALUES));
-                let mut maker = self.child(10);
-                maker.field = field;
-                visitor.visit_map(Entry { maker, sent: empty })
+                visitor.visit_map(Entry {
+                    maker: self.child_in(10, field),
+                    sent: empty,
+                })
             }
         };
         let named = self.state.map_keys.contains_key(&self.site);
