@@ -449,17 +449,15 @@ fn the_use_graph_of_non_test_code_has_no_cycle() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The cycles left when this test was written: one group at each level of
-/// the runtime, the stages that read the schema (`validate`, `plan`,
-/// `contract`, `export`, `untagged`, `call`, `tool_args`, `__private`, ...)
-/// naming each other both ways. Breaking them is the layout step of "A
-/// small front door", after "One contract model" rewrites those stages. A
-/// ratchet: a new cycle, or a group that grows, fails; lower the count as
-/// groups break up. (crate root, level, files or modules in cycles).
-const KNOWN: &[(&str, &str, usize)] = &[
-    ("normalize-core/src/lib.rs", "file", 30),
-    ("normalize-core/src/lib.rs", "top-level module", 15),
-];
+/// The cycles left: none between top-level modules (the last group broke
+/// when the contract's compilation moved out of `__private` into
+/// `compile`, which names no `ToolArgs`); at file level, a module and its
+/// children naming each other (`plan`, `call`, `validate`, `export::strict`,
+/// `untagged`, `compile`). Breaking those is the layout step of "A small
+/// front door". A ratchet: a new cycle, or a group that grows, fails; lower
+/// the count as groups break up. (crate root, level, files or modules in
+/// cycles; a level not listed allows none).
+const KNOWN: &[(&str, &str, usize)] = &[("normalize-core/src/lib.rs", "file", 21)];
 
 /// The graph reader finds what it must: a cycle written on purpose, a
 /// re-export followed to its definition, a parent's `pub use` of its child

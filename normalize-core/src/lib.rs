@@ -27,10 +27,12 @@
 #[doc(hidden)]
 #[path = "private/mod.rs"]
 pub mod __private;
+mod alias_groups;
 mod byte_scan;
 pub mod call;
 mod clean_read;
 pub mod closing;
+mod compile;
 mod composition;
 pub mod contract;
 pub mod deep;

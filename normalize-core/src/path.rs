@@ -553,6 +553,31 @@ pub fn write_token(out: &mut impl fmt::Write, token: &str) -> fmt::Result {
     out.write_str(rest)
 }
 
+/// A serde path (`a.b[0]`) as a JSON pointer (`/a/b/0`).
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => {
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+            }
+            Segment::Map { key } => {
+                pointer.push('/');
+                let _ = write_token(&mut pointer, key);
+            }
+            // An externally tagged variant is a member of the JSON object.
+            Segment::Enum { variant } => {
+                pointer.push('/');
+                let _ = write_token(&mut pointer, variant);
+            }
+            Segment::Unknown => {}
+        }
+    }
+    pointer
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

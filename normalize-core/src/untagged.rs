@@ -114,7 +114,7 @@ fn find_unions(schema: &Value, at: String, out: &mut Vec<String>) {
         return;
     };
     if let Some(Value::Array(branches)) = map.get("anyOf") {
-        if branches.len() > 1 && !crate::__private::is_alias_group(branches) {
+        if branches.len() > 1 && !crate::alias_groups::is_alias_group(branches) {
             out.push(child_pointer(&at, "anyOf"));
         }
     }
@@ -318,7 +318,7 @@ fn as_serde_refuses_within(document: &mut Value, pointer: &str) {
     for at in found {
         if let Some(Value::Object(map)) = document.pointer_mut(&at) {
             forms::mark_written_as_integer(map);
-            crate::__private::refuse_two_names(map);
+            crate::alias_groups::refuse_two_names(map);
         }
     }
 }

@@ -1,5 +1,4 @@
 use crate::plan::SchemaError;
-use crate::validate::ValidatorBuildError;
 use serde::Serialize;
 
 /// A derived type whose contract cannot be compiled (see [the
@@ -52,4 +51,13 @@ fn display<T: std::fmt::Display, S: serde::Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     serializer.collect_str(value)
+}
+
+/// A schema the validator cannot be built from (not a valid JSON Schema, or
+/// a reference that does not resolve locally).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("schema cannot be used for validation: {message}")]
+pub struct ValidatorBuildError {
+    /// What the validator builder reported.
+    pub message: String,
 }

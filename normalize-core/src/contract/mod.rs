@@ -11,8 +11,7 @@
 //! as [`ArgsError::Contract`](crate::ArgsError::Contract) from
 //! [`ToolArgs::from_model`](crate::ToolArgs::from_model).
 
-pub(crate) mod check;
-mod error;
+pub(crate) mod error;
 pub mod model;
 
 pub use error::ContractError;

@@ -16,7 +16,7 @@ mod compile;
 mod error;
 mod locate;
 pub(crate) mod names;
-mod pattern;
+pub(crate) mod pattern;
 pub(crate) mod reference;
 mod types;
 

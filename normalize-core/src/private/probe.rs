@@ -15,9 +15,9 @@
 //! and how a map or set field reads its entries ([`ViaEntries`] over
 //! [`ViaNoEntries`]).
 
-use super::annotate::Annotator;
-use super::flatten::{FieldSchema, Flattened};
 use super::walk::any;
+use crate::compile::annotate::Annotator;
+use crate::compile::flatten::{FieldSchema, Flattened};
 use crate::contract::{Modeled, Node};
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
@@ -136,7 +136,7 @@ impl<T: ?Sized> ViaPlan for &Probe<T> {
     }
     fn __toolargs_annotate_nested(&self, _annotator: &mut Annotator<'_>) {}
     fn __toolargs_annotate_flattened(&self, schema: &mut Value, _annotator: &mut Annotator<'_>) {
-        super::schema_only::relax_flattened(schema);
+        crate::compile::schema_only::relax_flattened(schema);
     }
     fn __toolargs_keeps_every_member(&self) -> Option<bool> {
         None
@@ -190,7 +190,7 @@ pub trait ViaOption {
 
 impl<T: serde::de::DeserializeOwned> ViaOption for Probe<Option<T>> {
     fn __toolargs_whole_reader(&self) -> Option<Reader> {
-        use super::flattened_read::{read_whole, reading_of};
+        use crate::validate::flattened_read::{read_whole, reading_of};
         Some(Reader {
             read: read_whole::<T>,
             reading: reading_of::<T>(),

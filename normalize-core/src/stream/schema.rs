@@ -388,7 +388,7 @@ impl<'s> Builder<'s> {
         for keyword in ["anyOf", "oneOf"] {
             match map.get(keyword) {
                 None => {}
-                Some(Value::Array(branches)) if crate::__private::is_alias_group(branches) => {}
+                Some(Value::Array(branches)) if crate::alias_groups::is_alias_group(branches) => {}
                 Some(_) if skip.contains(&id) => {}
                 Some(Value::Array(branches)) => {
                     site.unions = true;

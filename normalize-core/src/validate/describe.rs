@@ -87,7 +87,7 @@ pub(super) fn push_violations(
             (expected, format!("no value is allowed here, found {found}"))
         }
         // Only a branch denying unknown members names its members (see
-        // `crate::private::denial`): the name is one serde offers it and
+        // `crate::compile::denial`): the name is one serde offers it and
         // it does not read.
         ValidationErrorKind::PropertyNames { error: refused } if refused.instance().is_string() => {
             let name = refused.instance().as_str().unwrap_or_default();

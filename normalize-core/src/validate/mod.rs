@@ -9,9 +9,12 @@
 pub(crate) mod describe;
 pub(crate) mod distinct;
 mod explain;
+pub(crate) mod flattened_read;
+mod model_rules;
 pub(crate) mod violation;
 pub(crate) mod whole;
 
+pub use crate::contract::error::ValidatorBuildError;
 pub use violation::{Violation, Violations};
 
 use serde_json::Value;
@@ -38,10 +41,10 @@ pub struct Validator {
     schema: Value,
     inner: jsonschema::Validator,
     /// What serde does with the derived type validated against, for the
-    /// rules JSON Schema cannot say ([`crate::contract::check`]).
+    /// rules JSON Schema cannot say ([`model_rules`]).
     model: &'static crate::contract::Node,
     /// Where in the model a rule applies (`None`: nowhere).
-    checks: Option<crate::contract::check::Checks>,
+    checks: Option<model_rules::Checks>,
 }
 
 impl std::fmt::Debug for Validator {
@@ -97,19 +100,7 @@ fn table_entries<T: Clone>(table: &[T], value: &Value) -> Option<Vec<T>> {
     }
 }
 
-/// How much backtracking one `pattern` check may do before the value is
-/// refused at the string's pointer. Only patterns with look-around or
-/// back-references backtrack; the others run on the `regex` crate's
-/// engines, in time linear in the string. Said here rather than inherited,
-/// so the bound cannot change under us with a dependency.
-pub const PATTERN_BACKTRACK_LIMIT: usize = 1_000_000;
-
-/// The largest compiled form of one `pattern`, and the largest cache of its
-/// lazy DFA, in bytes (a tenth of the `regex` crate's default): a schema
-/// from elsewhere whose pattern compiles past it is refused when the
-/// validator is built, so compiling a tool's patterns costs milliseconds,
-/// not seconds.
-pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+pub use crate::plan::pattern::{PATTERN_BACKTRACK_LIMIT, PATTERN_SIZE_LIMIT};
 
 /// The validator's options: patterns compiled and run with bounded cost
 /// ([`PATTERN_BACKTRACK_LIMIT`], [`PATTERN_SIZE_LIMIT`]), and
@@ -117,26 +108,12 @@ pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
 /// table.
 pub(crate) fn validator_options() -> jsonschema::ValidationOptions<'static> {
     jsonschema::options()
-        .with_pattern_options(
-            jsonschema::PatternOptions::fancy_regex()
-                .backtrack_limit(PATTERN_BACKTRACK_LIMIT)
-                .size_limit(PATTERN_SIZE_LIMIT)
-                .dfa_size_limit(PATTERN_SIZE_LIMIT),
-        )
+        .with_pattern_options(crate::plan::pattern::engine())
         .with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
             let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
                 Box::new(WrittenAsInteger(value == &Value::Bool(true)));
             Ok(keyword)
         })
-}
-
-/// A schema the validator cannot be built from (not a valid JSON Schema, or
-/// a reference that does not resolve locally).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("schema cannot be used for validation: {message}")]
-pub struct ValidatorBuildError {
-    /// What the validator builder reported.
-    pub message: String,
 }
 
 impl Validator {
@@ -204,7 +181,7 @@ impl Validator {
     /// cannot say (a Rust integer refuses `5.0`).
     pub(crate) fn with_model(mut self, model: &'static crate::contract::Node) -> Validator {
         self.model = model;
-        self.checks = crate::contract::check::Checks::of(model);
+        self.checks = model_rules::Checks::of(model);
         self
     }
 
@@ -277,7 +254,7 @@ impl Validator {
             return checked;
         }
         let mut found = checked.err().map(|v| v.0).unwrap_or_default();
-        crate::contract::check::repeats(self.model, instance, &read.repeated, &mut found);
+        model_rules::repeats(self.model, instance, &read.repeated, &mut found);
         if found.is_empty() {
             Ok(())
         } else {

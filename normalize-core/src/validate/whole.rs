@@ -19,7 +19,8 @@
 //! from the schema's JSON alone ([`Validator::new`](super::Validator::new),
 //! a schema exported to another language) ignores the keyword.
 
-use crate::__private::{Reading, alias_of};
+use super::flattened_read::Reading;
+use crate::alias_groups::alias_of;
 use serde_json::{Map, Value};
 
 // The keyword, its value an array of indices into the validator's table.

@@ -272,25 +272,6 @@ pub struct StrictSchema {
 }
 
 impl StrictSchema {
-    /// [`StrictSchema::new`] for a derived type's
-    /// [`input_schema`](crate::ToolArgs::input_schema), refusing first what
-    /// the type's contract model says strict mode would lose.
-    ///
-    /// # Errors
-    ///
-    /// [`StrictError::FlattenedFreeForm`], [`StrictError::Contract`], or
-    /// any error of [`StrictSchema::new`].
-    pub fn of<T: crate::ToolArgs>() -> Result<StrictSchema, StrictError> {
-        if let Some((type_name, field)) = crate::contract::model::flattened_free_form(T::__node()) {
-            return Err(StrictError::FlattenedFreeForm {
-                type_name: type_name.to_owned(),
-                field: field.to_owned(),
-            });
-        }
-        let schema = T::try_input_schema().map_err(StrictError::Contract)?;
-        StrictSchema::new(schema)
-    }
-
     /// Transforms `schema` for strict mode.
     ///
     /// # Errors

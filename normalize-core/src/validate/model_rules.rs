@@ -8,11 +8,11 @@
 //! member's own pointer, inside a flattened struct too, where serde's
 //! error would have none.
 
-use super::model::{
+use super::violation::Violation;
+use crate::contract::model::{
     EnumModel, FieldModel, Node, Scalar, StructModel, Tagging, VariantContent, VariantModel,
 };
 use crate::path::Path;
-use crate::validate::violation::Violation;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -573,7 +573,7 @@ fn expected(node: &Node) -> String {
 /// it took, a later field's included) and cannot take.
 fn read_by_map(path: &Path<'_>, field: &FieldModel, entry: &Node, value: &Value) -> Violation {
     let expected = expected(entry);
-    let found = crate::validate::describe::describe_value(value);
+    let found = super::describe::describe_value(value);
     Violation {
         pointer: path.to_pointer(),
         keyword: "type".to_owned(),

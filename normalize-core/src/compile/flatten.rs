@@ -23,7 +23,7 @@
 //! What the schema cannot say (a string `T` parses, a `deserialize_with`, a
 //! map or an enum `T` flattens) `T` is asked at validation: the object
 //! carries [`WHOLE`], whose entries read `T` as serde's flattening does
-//! (`crate::private::flattened_read`, `crate::validate::whole`).
+//! (`crate::validate::flattened_read`, `crate::validate::whole`).
 //!
 //! Another flattened field of the object may keep what `T` drops: one that
 //! is no `Option` always keeps what it reads (unless `T` took it first: a
@@ -37,9 +37,9 @@
 //! stands; it is merged as schemars merges a type it flattens inline.
 
 use super::annotate::{
-    Annotator, EVERYTHING, Place, Sibling, add_dependent_schema, alias_of, locate, place_mut,
-    push_index, takes_any_member,
+    Annotator, EVERYTHING, Place, Sibling, locate, place_mut, push_index, takes_any_member,
 };
+use crate::alias_groups::{add_dependent_schema, alias_of};
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
 use crate::validate::whole::{ByBranch, ByTag, Members, Reader, WHOLE, WholeRead, union_branches};
@@ -210,7 +210,7 @@ fn inline_newtype(
             parts.retain(|p| {
                 !p.get("anyOf")
                     .and_then(Value::as_array)
-                    .is_some_and(|branches| super::annotate::is_alias_group(branches))
+                    .is_some_and(|branches| crate::alias_groups::is_alias_group(branches))
             });
             if parts.is_empty() {
                 part.remove("allOf");
@@ -528,7 +528,7 @@ pub(crate) fn kept_by<F: JsonSchema + serde::de::DeserializeOwned>(
     annotator: &mut Annotator<'_>,
     keeps_every: Option<bool>,
 ) -> Sibling {
-    use super::flattened_read::{Reading, reading_of};
+    use crate::validate::flattened_read::{Reading, reading_of};
     if F::_schemars_private_is_option() {
         // An `Option` keeps only what it reads whole: validation decides.
         return Sibling::named(Vec::new());
@@ -834,7 +834,7 @@ pub struct Flattened(Option<FlattenedFns>);
 struct FlattenedFns {
     claim: fn(&mut Annotator<'_>, Option<bool>),
     properties: fn(&mut Annotator<'_>) -> Map<String, Value>,
-    reading: fn() -> super::flattened_read::Reading,
+    reading: fn() -> crate::validate::flattened_read::Reading,
     kept: fn(&mut Annotator<'_>, Option<bool>) -> Sibling,
     rewrite: fn(&mut Value, &mut Annotator<'_>, Place, Annotate<'_>, Option<Reader>),
     relax: fn(&mut Value, &mut Annotator<'_>, Place),
@@ -852,7 +852,7 @@ impl Flattened {
         Flattened(Some(FlattenedFns {
             claim: |annotator, keeps_every| annotator.claim_flattened::<F>(keeps_every),
             properties: form_properties::<F>,
-            reading: super::flattened_read::reading_of::<F>,
+            reading: crate::validate::flattened_read::reading_of::<F>,
             kept: kept_by::<F>,
             rewrite: flatten_optional::<F>,
             relax: relax_flattened::<F>,
@@ -973,7 +973,8 @@ pub fn flattened_first(
     later: &[Flattened],
 ) {
     // A struct (or an `Option` of one) takes the members it names.
-    let Some(super::flattened_read::Reading::Struct(names)) = first.0.map(|fns| (fns.reading)())
+    let Some(crate::validate::flattened_read::Reading::Struct(names)) =
+        first.0.map(|fns| (fns.reading)())
     else {
         return;
     };

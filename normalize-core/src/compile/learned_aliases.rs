@@ -36,7 +36,8 @@
 //! field read another way (a `deserialize_with` that takes floats, a
 //! visitor of its own) is never marked.
 
-use super::annotate::{alias_of, declare_aliases, union, union_mut};
+use super::annotate::{declare_aliases, union, union_mut};
+use crate::alias_groups::alias_of;
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{
     DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,

@@ -38,7 +38,7 @@
 use super::annotate::{
     Annotator, EVERYTHING, Place, definition_name, place_mut, union, union_where_mut,
 };
-use super::flattened_read::is_buffered;
+use crate::validate::flattened_read::is_buffered;
 use crate::validate::whole::declared_names;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;

@@ -4,14 +4,14 @@
 //! serde reads `#[serde(flatten)] field: Option<T>` by handing `T` the
 //! members its struct did not take, through a deserializer of its own, and
 //! takes `None` when `T` fails. The schema says most of what makes `T` fail
-//! (`crate::private::flatten`); not all of it: an `IpAddr` that does not
+//! (`crate::compile::flatten`); not all of it: an `IpAddr` that does not
 //! parse, a `deserialize_with` inside `T`, a `T` that flattens a map or an
 //! enum. [`read_whole`] asks `T` itself, through serde's own flattening, so
 //! validation can refuse what serde would drop ([`crate::validate::whole`]).
 //! [`reading_of`] asks a flattened type how it reads itself (a struct takes
 //! the members it names; a map, or a struct that flattens, takes none).
 
-use crate::tool_args::pointer_of;
+use crate::path::pointer_of;
 use serde::Deserialize as _;
 use serde::de::value::{MapAccessDeserializer, MapDeserializer};
 use serde::de::{DeserializeOwned, Deserializer, Error as _, Visitor};

@@ -10,7 +10,6 @@
 //! (`Filter2`), so a name says nothing about which type it holds.
 
 use crate::plan::reference::{definition_at, ref_pointer};
-use crate::tool_args::ToolArgs;
 use crate::validate::distinct::{DISTINCT, Distinct, RepeatFn};
 use crate::validate::whole::{ByBranch, ByTag, Members, WholeRead};
 use schemars::SchemaGenerator;
@@ -24,11 +23,6 @@ pub(crate) const EVERYTHING: &str = "\u{0}*";
 
 pub(crate) use crate::keywords::ALIAS_OF;
 
-/// The wire name `schema` is marked [`ALIAS_OF`]: an alias's property, or
-/// a variant alias's copy of its variant's branch.
-pub(crate) fn alias_of(schema: &Value) -> Option<&str> {
-    schema.get(ALIAS_OF)?.as_str()
-}
 /// The annotation keyword of a verbatim location (never entity-decoded).
 pub const VERBATIM: &str = crate::plan::VERBATIM_KEYWORD;
 
@@ -104,7 +98,7 @@ pub struct VariantNote {
 }
 
 /// What another flattened field of an object reads, for the flattened
-/// `Option`s beside it (see `crate::private::flatten`).
+/// `Option`s beside it (see `crate::compile::flatten`).
 #[derive(Clone, Debug)]
 pub struct Sibling {
     /// What it keeps whatever the call, or fails the whole object: all it
@@ -295,7 +289,7 @@ impl<'g> Annotator<'g> {
         &mut self,
         keeps_every: Option<bool>,
     ) {
-        use super::flattened_read::{Reading, reading_of};
+        use crate::validate::flattened_read::{Reading, reading_of};
         // serde's flattening takes from the members left what a struct
         // names (and an externally tagged enum's variant), and nothing a
         // map, a struct that flattens, or a buffered enum reads: `F` says
@@ -358,14 +352,20 @@ impl<'g> Annotator<'g> {
         }
     }
 
-    /// Annotates `T`'s definition, once. A type schemars inlines has no
+    /// Annotates the definition of the type `id` (its schema `subschema`,
+    /// its annotations `annotate`), once. A type schemars inlines has no
     /// definition of its own and is left as written.
-    pub fn nested<T: ToolArgs>(&mut self) {
-        if !self.seen.insert(TypeId::of::<T>()) {
+    pub fn nested_type(
+        &mut self,
+        id: TypeId,
+        subschema: impl FnOnce(&mut SchemaGenerator) -> schemars::Schema,
+        annotate: super::Annotate,
+    ) {
+        if !self.seen.insert(id) {
             return;
         }
         // Asking for a type the document does not hold would add it.
-        let reference = self.with_generator(|generator| generator.subschema_for::<T>());
+        let reference = self.with_generator(subschema);
         let Some(name) = reference
             .get("$ref")
             .and_then(Value::as_str)
@@ -384,7 +384,7 @@ impl<'g> Annotator<'g> {
         let kept = std::mem::take(&mut self.kept);
         let levels = std::mem::take(&mut self.levels);
         let objects = std::mem::take(&mut self.objects);
-        T::__annotate(&mut definition, self);
+        annotate(&mut definition, self);
         self.claimed = claimed;
         self.kept = kept;
         self.levels = levels;
@@ -867,84 +867,6 @@ fn mark_verbatim(object: &mut Map<String, Value>, wire: &str) {
     }
     if let Value::Object(field) = field {
         field.insert(VERBATIM.to_owned(), Value::Bool(true));
-    }
-}
-
-/// Whether `branches` (an `anyOf`) are a required field and its aliases as
-/// [`declare_aliases`] writes them: branches that only list `required`
-/// names. Such a group is no union of variants.
-pub(crate) fn is_alias_group(branches: &[Value]) -> bool {
-    branches.iter().all(|branch| {
-        branch.as_object().is_some_and(|map| {
-            map.len() == 1 && matches!(map.get("required"), Some(Value::Array(_)))
-        })
-    })
-}
-
-/// serde refuses a field sent under two of its names (`duplicate field`):
-/// inside an untagged enum it then reads a later variant, dropping what was
-/// sent. In each group of an object's names for one field (its wire name
-/// and the properties [`ALIAS_OF`] it), each name, sent, refuses the others
-/// (`dependentSchemas`, beside what another rule there says). Elsewhere
-/// serde's own refusal stands, reported at the second name.
-pub(crate) fn refuse_two_names(object: &mut Map<String, Value>) {
-    let Some(Value::Object(properties)) = object.get("properties") else {
-        return;
-    };
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    for (name, member) in properties {
-        let Some(wire) = alias_of(member) else {
-            continue;
-        };
-        match groups.iter_mut().find(|group| group[0] == wire) {
-            Some(group) => group.push(name.clone()),
-            None if properties.contains_key(wire) => {
-                groups.push(vec![wire.to_owned(), name.clone()])
-            }
-            None => {}
-        }
-    }
-    for group in groups {
-        let names: Vec<&str> = group.iter().map(String::as_str).collect();
-        refuse_in_group(object, &names);
-    }
-}
-
-fn refuse_in_group(object: &mut Map<String, Value>, names: &[&str]) {
-    for name in names {
-        let others: Map<String, Value> = names
-            .iter()
-            .filter(|other| *other != name)
-            .map(|other| ((*other).to_owned(), Value::Bool(false)))
-            .collect();
-        add_dependent_schema(object, name, serde_json::json!({ "properties": others }));
-    }
-}
-
-/// Adds `schema` to what the member `name`, sent, requires of the object
-/// (`dependentSchemas`), beside what another rule there says (both apply);
-/// once.
-pub(super) fn add_dependent_schema(object: &mut Map<String, Value>, name: &str, schema: Value) {
-    let dependent = object
-        .entry("dependentSchemas")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(dependent) = dependent else {
-        return;
-    };
-    match dependent.get_mut(name) {
-        Some(existing) if *existing == schema => {}
-        Some(Value::Object(existing))
-            if existing
-                .get("allOf")
-                .and_then(Value::as_array)
-                .is_some_and(|parts| parts.contains(&schema)) => {}
-        Some(existing) => {
-            let both = Value::Array(vec![existing.take(), schema]);
-            *existing = Value::Object(Map::from_iter([("allOf".to_owned(), both)]));
-        }
-        None => {
-            dependent.insert(name.to_owned(), schema);
-        }
     }
 }
 
