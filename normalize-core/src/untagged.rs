@@ -83,9 +83,6 @@ use forms::Readings;
 use overlap::{Memo, may_share, reads_more, types};
 use serde_json::{Map, Value};
 
-/// Deepest chain of `$ref`s and compositions followed from one schema.
-const MAX_HOPS: usize = 64;
-
 /// Adds to every `anyOf` branch of `closed` what the branches before it
 /// read the serde way, taken from `raw`: the same document before
 /// [`crate::closing::close_objects`] (closing only adds keywords, so both
@@ -238,7 +235,7 @@ fn order_union(raw: &Value, closed: &mut Value, at: &str) {
 /// or the definition it references, that says nothing of other members.
 fn ignores_members(raw: &Value, branch: &Value) -> bool {
     let mut node = branch;
-    for _ in 0..MAX_HOPS {
+    for _ in 0..overlap::MAX_HOPS {
         let Value::Object(map) = node else {
             return false;
         };
@@ -259,7 +256,7 @@ fn ignores_members(raw: &Value, branch: &Value) -> bool {
 /// Has every schema the schema at `pointer` in `document` holds or reaches
 /// through same-document references (each reached once) refuse what serde
 /// refuses and JSON Schema does not: an integer written `2.0`
-/// ([`WRITTEN_AS_INTEGER`](crate::validate::WRITTEN_AS_INTEGER)), a field
+/// ([`WRITTEN_AS_INTEGER`](crate::keywords::WRITTEN_AS_INTEGER)), a field
 /// sent under two of its names.
 fn as_serde_refuses_within(document: &mut Value, pointer: &str) {
     fn collect(

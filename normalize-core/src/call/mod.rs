@@ -70,176 +70,20 @@ mod detect;
 mod formats;
 mod read;
 mod source;
+mod tool_call;
 mod wire_format;
 
 pub use detect::detect;
 pub use read::{CallEntry, ReadCalls, SeveralChoices, Unreadable, UnreadableCall};
+pub(crate) use tool_call::is_json_whitespace;
+pub use tool_call::{Arguments, ToolCall};
 pub use wire_format::WireFormat;
 
 use crate::json_text::{self, JsonTextError};
 use crate::rejection::{SyntaxError, SyntaxKind};
-use serde::Serialize;
 use serde_json::Value;
 use source::Source;
 use std::collections::HashSet;
-
-/// A call's arguments as they arrived.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Arguments {
-    /// JSON text (the format sends the arguments as a string of JSON).
-    Text(String),
-    /// A JSON value.
-    Value(Value),
-}
-
-impl Arguments {
-    /// The arguments as a JSON value: text is parsed (text that is empty or
-    /// only JSON whitespace is `{}`, a call with no arguments), a value is
-    /// taken as is. (The readers of every wire format have already turned
-    /// absent and `null` arguments, and a JSON string value that is empty or
-    /// only JSON whitespace, into `{}`; a value an application builds itself
-    /// is its own.)
-    ///
-    /// # Errors
-    ///
-    /// [`SyntaxError`] of kind [`SyntaxKind::Arguments`] when the text is
-    /// not JSON (whitespace other than JSON's four included) or nests
-    /// deeper than `max_depth`.
-    pub fn into_value(self, max_depth: usize) -> Result<Value, SyntaxError> {
-        self.into_value_inspected(max_depth)
-            .map(|(value, _, _)| value)
-    }
-
-    /// [`Arguments::into_value`], also saying whether normalization could
-    /// change anything (see [`json_text::TextFacts::may_need_repair`]; a
-    /// value that arrived parsed is assumed to need it), and where text had
-    /// a key twice in one object ([`crate::repeated_keys`]; a value that
-    /// arrived parsed kept one member of each, and says nothing).
-    pub(crate) fn into_value_inspected(
-        self,
-        max_depth: usize,
-    ) -> Result<(Value, bool, crate::repeated_keys::Read), SyntaxError> {
-        match self {
-            // Held to the limit text is held to, with the same rejection:
-            // how the format sent the arguments does not change the answer.
-            Arguments::Value(value) => match nesting(&value) {
-                found if found > max_depth => {
-                    crate::deep::drop_value(value);
-                    Err(too_deep_arguments(found, max_depth))
-                }
-                _ => Ok((value, true, crate::repeated_keys::Read::UNKNOWN)),
-            },
-            Arguments::Text(text) if is_json_whitespace(&text) => {
-                Ok((Value::Object(Default::default()), false, Default::default()))
-            }
-            Arguments::Text(text) => match json_text::from_str_tracked(&text, max_depth) {
-                Ok((value, facts, read)) => Ok((value, facts.may_need_repair, read)),
-                Err(JsonTextError::Syntax(e)) => {
-                    Err(SyntaxError::json(SyntaxKind::Arguments, None, &e, &text))
-                }
-                Err(JsonTextError::TooDeep { found, limit }) => {
-                    Err(too_deep_arguments(found, limit))
-                }
-            },
-        }
-    }
-}
-
-fn too_deep_arguments(found: usize, limit: usize) -> SyntaxError {
-    SyntaxError {
-        kind: SyntaxKind::Arguments,
-        line: None,
-        column: None,
-        pointer: None,
-        message: format!("arguments nest {found} levels deep, more than the limit of {limit}"),
-    }
-}
-
-/// How deep `value` nests, counted as [`json_text::nesting`] counts its
-/// text (`{}` is one level, a scalar none): without recursion, holding one
-/// iterator per open level.
-fn nesting(value: &Value) -> usize {
-    let mut open: Vec<Children<'_>> = Vec::new();
-    open.extend(Children::of(value));
-    let mut deepest = open.len();
-    while let Some(level) = open.last_mut() {
-        match level.next() {
-            Some(child) => {
-                if let Some(children) = Children::of(child) {
-                    open.push(children);
-                    deepest = deepest.max(open.len());
-                }
-            }
-            None => {
-                open.pop();
-            }
-        }
-    }
-    deepest
-}
-
-/// The members of an array or an object, in turn.
-enum Children<'a> {
-    Items(std::slice::Iter<'a, Value>),
-    Members(serde_json::map::Values<'a>),
-}
-
-impl<'a> Children<'a> {
-    fn of(value: &'a Value) -> Option<Self> {
-        match value {
-            Value::Array(items) => Some(Children::Items(items.iter())),
-            Value::Object(members) => Some(Children::Members(members.values())),
-            _ => None,
-        }
-    }
-}
-
-impl<'a> Iterator for Children<'a> {
-    type Item = &'a Value;
-
-    fn next(&mut self) -> Option<&'a Value> {
-        match self {
-            Children::Items(items) => items.next(),
-            Children::Members(members) => members.next(),
-        }
-    }
-}
-
-/// Empty, or only the whitespace JSON allows between tokens (RFC 8259:
-/// space, tab, line feed, carriage return). `str::trim` would also take
-/// Unicode spaces such as U+00A0 and U+3000, which are not JSON whitespace:
-/// text made of them is not JSON, and not "no arguments".
-pub(crate) fn is_json_whitespace(text: &str) -> bool {
-    text.bytes()
-        .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-}
-
-/// One tool call, whatever format it came in.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolCall {
-    /// The call's id in its format (`id`, `call_id`), if it had one; echo it
-    /// back with the result.
-    pub id: Option<String>,
-    /// The tool the model asked for.
-    pub name: String,
-    /// The arguments, as sent.
-    pub arguments: Arguments,
-    /// The format it came in.
-    pub format: WireFormat,
-}
-
-impl ToolCall {
-    /// A call with JSON-value arguments, as an application builds one.
-    pub fn new(name: impl Into<String>, arguments: Value) -> Self {
-        ToolCall {
-            id: None,
-            name: name.into(),
-            arguments: Arguments::Value(arguments),
-            format: WireFormat::Plain,
-        }
-    }
-}
 
 /// Parses `text` as JSON and reads every entry in it, detecting the format
 /// from its shape: each entry is a call or an [`UnreadableCall`], and one
@@ -461,6 +305,7 @@ fn too_deep_envelope(found: usize, limit: usize) -> SyntaxError {
 
 #[cfg(test)]
 mod tests {
+    use super::tool_call::nesting;
     use super::*;
 
     #[test]

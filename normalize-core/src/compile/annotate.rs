@@ -17,6 +17,10 @@ use serde_json::{Map, Value};
 use std::any::TypeId;
 use std::collections::HashSet;
 
+/// What a derived type's derive generates to annotate its schema
+/// (`ToolArgs::__annotate`).
+pub type AnnotateFn = fn(&mut Value, &mut Annotator<'_>);
+
 /// Claimed by a flattened map: it keeps every member, so nothing of a
 /// flattened type after it is ever lost.
 pub(crate) const EVERYTHING: &str = "\u{0}*";
@@ -359,7 +363,7 @@ impl<'g> Annotator<'g> {
         &mut self,
         id: TypeId,
         subschema: impl FnOnce(&mut SchemaGenerator) -> schemars::Schema,
-        annotate: super::Annotate,
+        annotate: AnnotateFn,
     ) {
         if !self.seen.insert(id) {
             return;

@@ -19,14 +19,10 @@ pub(crate) mod schema_only;
 use crate::contract::{ContractError, Node};
 use crate::plan::SchemaPlan;
 use crate::validate::Validator;
-use annotate::Annotator;
+use annotate::{AnnotateFn, Annotator};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-
-/// What a derived type's derive generates to annotate its schema
-/// (`ToolArgs::__annotate`).
-pub type Annotate = fn(&mut Value, &mut Annotator<'_>);
 
 /// Everything a derived type computes once: its adjusted schema, the
 /// validator and the normalization plan built from that schema.
@@ -63,7 +59,7 @@ impl Compiled {
     /// implementation, not bad input, found the first time the type is
     /// used.
     pub fn build<T: JsonSchema + DeserializeOwned + 'static>(
-        annotate: Annotate,
+        annotate: AnnotateFn,
         node: &'static Node,
     ) -> Result<Compiled, ContractError> {
         let mut generator = schemars::SchemaGenerator::default();

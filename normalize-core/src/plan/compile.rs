@@ -4,7 +4,7 @@
 
 use super::pattern::Pattern;
 use super::reference::{local_pointer, push_token};
-use super::types::JsonType;
+use super::types::{JsonType, json_eq};
 use super::{
     ArrayRules, Node, NodeId, ObjectRules, SchemaError, SchemaPlan, Sub, TypeSet, VERBATIM_KEYWORD,
 };
@@ -295,30 +295,6 @@ fn declared_by_type(at: &str, value: &Value) -> Result<TypeSet, SchemaError> {
     }
 }
 
-/// JSON equality where `1` and `1.0` are the same number.
-pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            if let (Some(x), Some(y)) = (x.as_i64(), y.as_i64()) {
-                x == y
-            } else if let (Some(x), Some(y)) = (x.as_u64(), y.as_u64()) {
-                x == y
-            } else {
-                x.as_f64() == y.as_f64()
-            }
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 /// The member name of an externally tagged variant's object: `properties`
 /// holds exactly one name and `required` lists exactly that name.
 fn variant_key(map: &Map<String, Value>) -> Option<Box<str>> {
@@ -448,4 +424,18 @@ fn spread_verbatim(nodes: &mut [Node]) -> bool {
         }
     }
     any
+}
+
+impl SchemaPlan {
+    /// Compiles a schema (an object or a boolean).
+    ///
+    /// # Errors
+    ///
+    /// A [`SchemaError`] naming the first subschema that is not a schema, a
+    /// keyword of the wrong type, a `$ref` that is not local or points at
+    /// nothing, or a `patternProperties` key the validator does not accept
+    /// as a pattern.
+    pub fn compile(schema: &Value) -> Result<SchemaPlan, SchemaError> {
+        compile(schema)
+    }
 }

@@ -9,7 +9,7 @@
 //! branch `b`'s members. Simple schemas (what schemars emits for structs,
 //! options and vectors) bind and look up without allocating.
 
-use super::compile::json_eq;
+use super::types::json_eq;
 use super::{JsonType, Node, NodeId, SchemaPlan, Sub, TypeSet};
 use serde_json::{Map, Value};
 
@@ -297,6 +297,11 @@ impl Walk {
 }
 
 impl SchemaPlan {
+    /// The location of the whole arguments value.
+    pub fn root(&self) -> Loc {
+        self.root.into()
+    }
+
     /// The types a location declares (see [`TypeSet::wants_json`] for what
     /// normalization does with them).
     pub fn declared(&self, loc: &Loc) -> TypeSet {

@@ -6,7 +6,7 @@ use super::*;
 use crate::normalizer::Normalizer;
 use crate::validate::Validator;
 use proptest::prelude::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// An object whose members matching `pattern` are arrays and whose other
 /// members are strings: a string holding `[1]` is JSON-decoded exactly when

@@ -1,5 +1,5 @@
 use super::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn member_types(schema: Value, object: Value, key: &str) -> TypeSet {
     let plan = SchemaPlan::compile(&schema).unwrap();

@@ -4,7 +4,7 @@
 use super::*;
 use crate::normalizer::Normalizer;
 use crate::report::RepairKind;
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn normalize(schema: Value, mut args: Value) -> (Value, Vec<(String, RepairKind)>) {
     let normalizer = Normalizer::compile(&schema).unwrap();

@@ -4,9 +4,9 @@
 //! [`super`]).
 
 use super::DATA;
+use crate::keywords::WRITTEN_AS_INTEGER;
 use crate::plan::admits_null;
 use crate::plan::reference::{child_pointer, push_fragment, ref_pointer};
-use crate::validate::WRITTEN_AS_INTEGER;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 

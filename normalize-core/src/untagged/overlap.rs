@@ -2,13 +2,15 @@
 //! its closed form, and whether two branches can share a value (see the
 //! module docs of [`super`]).
 
-use super::MAX_HOPS;
 use super::forms::{Sequence, is_tagged, unit_variants};
 use crate::closing::{is_decided, says_object};
 use crate::plan::reference::resolve;
 use crate::plan::{JsonType, TypeSet};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
+
+/// Deepest chain of `$ref`s and compositions followed from one schema.
+pub(super) const MAX_HOPS: usize = 64;
 
 const OBJECT: TypeSet = TypeSet::only(JsonType::Object);
 const ARRAY: TypeSet = TypeSet::only(JsonType::Array);

@@ -268,13 +268,13 @@ fn integers_before_a_struct_that_ignores_members_refuse_2_0() {
     ]});
     let ordered = ordered(raw);
     assert_eq!(
-        ordered["anyOf"][0]["properties"]["i"][crate::validate::WRITTEN_AS_INTEGER],
+        ordered["anyOf"][0]["properties"]["i"][crate::keywords::WRITTEN_AS_INTEGER],
         true
     );
     // The last branch that ignores members is no earlier branch of one.
     assert!(
         ordered["anyOf"][1]["properties"]["k"]
-            .get(crate::validate::WRITTEN_AS_INTEGER)
+            .get(crate::keywords::WRITTEN_AS_INTEGER)
             .is_none()
     );
 }

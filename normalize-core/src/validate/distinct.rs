@@ -71,12 +71,12 @@ pub(super) struct Repeat {
 
 impl Repeat {
     fn into_error(self) -> jsonschema::ValidationError<'static> {
-        super::carry(&self)
+        super::custom::carry(&self)
     }
 
     /// The repeat an error of [`DISTINCT`] carries.
     pub(super) fn from_message(message: &str) -> Option<Repeat> {
-        super::carried(message)
+        super::custom::carried(message)
     }
 }
 
@@ -125,7 +125,7 @@ pub(super) fn keyword(
     table: &[Distinct],
     value: &Value,
 ) -> Result<DistinctKeyword, jsonschema::ValidationError<'static>> {
-    super::table_entries(table, value)
+    super::custom::table_entries(table, value)
         .map(DistinctKeyword)
         .ok_or_else(|| {
             jsonschema::ValidationError::schema(format!(

@@ -10,8 +10,8 @@
 //! object is validated against that part alone and its findings replace the
 //! report. This runs only on a rejected call, and only for such members.
 
+use super::Violation;
 use super::describe::{Declared, declared_fields, parent_pointer};
-use super::{Validator, Violation};
 use crate::plan::reference::{definition_at, resolve, unescape_token, value_at};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -26,17 +26,28 @@ const MAX_PARTS: usize = 16;
 /// small enum, a few of a large one.
 const BUDGET: usize = 256 * 1024;
 
+/// A validator of a part checked alone: the crate's own (`super::Validator`),
+/// named through this trait because checking a part alone explains its
+/// own unevaluated members in turn.
+pub(super) trait CheckAlone: Sized {
+    /// Compiles a part's schema (with the definitions it reaches), or
+    /// `None` where it does not compile alone.
+    fn build(schema: &Value) -> Option<Self>;
+    /// Every violation of `instance`, none when it holds.
+    fn violations(&self, instance: &Value) -> Vec<Violation>;
+}
+
 /// Replaces each `unevaluatedProperties` report in `found` of a member a
 /// part of its object declares (`declared`) by the findings of the
 /// outermost part on the way to it that fails alone, if one does.
-pub(super) fn explain_unevaluated(
+pub(super) fn explain_unevaluated<V: CheckAlone>(
     root: &Value,
     instance: &Value,
     found: &mut Vec<Violation>,
     declared: &[Declared],
 ) {
     let mut explained: Vec<(&str, Vec<Violation>)> = Vec::new();
-    let mut alone = Alone {
+    let mut alone = Alone::<V> {
         root,
         chains: HashMap::new(),
         built: HashMap::new(),
@@ -231,16 +242,16 @@ fn parts_to<'r>(
 /// Validators of parts checked alone, built once per call (the members of
 /// many objects of one shape go through the same parts), and the chain of
 /// parts to each member name of an object schema.
-struct Alone<'r> {
+struct Alone<'r, V> {
     root: &'r Value,
     chains: HashMap<String, Vec<Part<'r>>>,
     /// Each part's validator, and the size of its schema.
-    built: HashMap<(usize, &'static str), Option<(Validator, usize)>>,
+    built: HashMap<(usize, &'static str), Option<(V, usize)>>,
     /// Bytes of part schema checked so far.
     spent: usize,
 }
 
-impl<'r> Alone<'r> {
+impl<'r, V: CheckAlone> Alone<'r, V> {
     /// What `part` alone finds wrong with `object` (nothing: it holds), or
     /// `None` when it cannot be checked alone. References resolve against
     /// the root's definitions.
@@ -276,19 +287,12 @@ impl<'r> Alone<'r> {
                 }
                 let alone = Value::Object(alone);
                 let size = alone.to_string().len();
-                Validator::new(&alone)
-                    .ok()
-                    .map(|validator| (validator, size))
+                V::build(&alone).map(|validator| (validator, size))
             })
             .as_ref()?;
         let (validator, size) = validator;
         self.spent += size;
-        Some(
-            validator
-                .validate(object)
-                .err()
-                .map_or_else(Vec::new, |v| v.0),
-        )
+        Some(validator.violations(object))
     }
 
     /// Whether `part` is a union whose every branch that holds for `object`

@@ -6,6 +6,7 @@
 //! where (`pointer`), which rule (`keyword`), what was expected and what was
 //! found. Nothing is coerced: `"20"` is a string, never the integer 20.
 
+mod custom;
 pub(crate) mod describe;
 pub(crate) mod distinct;
 mod explain;
@@ -55,66 +56,8 @@ impl std::fmt::Debug for Validator {
     }
 }
 
-pub(crate) use crate::keywords::WRITTEN_AS_INTEGER;
-
-/// [`WRITTEN_AS_INTEGER`] as the validator checks it (`false` takes all).
-struct WrittenAsInteger(bool);
-
-impl<'i> jsonschema::Keyword<'i> for WrittenAsInteger {
-    fn validate(&self, instance: &'i Value) -> Result<(), jsonschema::ValidationError<'i>> {
-        if jsonschema::Keyword::is_valid(self, instance) {
-            Ok(())
-        } else {
-            Err(jsonschema::ValidationError::custom(
-                "expected an integer written without a fraction or an exponent",
-            ))
-        }
-    }
-
-    fn is_valid(&self, instance: &'i Value) -> bool {
-        !self.0
-            || instance
-                .as_number()
-                .is_none_or(|number| number.is_u64() || number.is_i64())
-    }
-}
-
-/// A custom keyword's error holds a message only: a report carried to
-/// `describe` as JSON, which writes the violation from it.
-fn carry<T: serde::Serialize>(report: &T) -> jsonschema::ValidationError<'static> {
-    jsonschema::ValidationError::custom(serde_json::to_string(report).unwrap_or_default())
-}
-
-/// The report an error of a custom keyword carries ([`carry`]).
-fn carried<T: serde::de::DeserializeOwned>(message: &str) -> Option<T> {
-    serde_json::from_str(message).ok()
-}
-
-/// The entries of `table` a custom keyword's value names: one index, or an
-/// array of them (`None` if any names none).
-fn table_entries<T: Clone>(table: &[T], value: &Value) -> Option<Vec<T>> {
-    let entry = |index: &Value| table.get(usize::try_from(index.as_u64()?).ok()?).cloned();
-    match value {
-        Value::Array(indices) => indices.iter().map(entry).collect(),
-        single => entry(single).map(|entry| vec![entry]),
-    }
-}
-
 pub use crate::plan::pattern::{PATTERN_BACKTRACK_LIMIT, PATTERN_SIZE_LIMIT};
-
-/// The validator's options: patterns compiled and run with bounded cost
-/// ([`PATTERN_BACKTRACK_LIMIT`], [`PATTERN_SIZE_LIMIT`]), and
-/// [`WRITTEN_AS_INTEGER`] checked, the one keyword of ours that needs no
-/// table.
-pub(crate) fn validator_options() -> jsonschema::ValidationOptions<'static> {
-    jsonschema::options()
-        .with_pattern_options(crate::plan::pattern::engine())
-        .with_keyword(WRITTEN_AS_INTEGER, |_, value, _| {
-            let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
-                Box::new(WrittenAsInteger(value == &Value::Bool(true)));
-            Ok(keyword)
-        })
-}
+pub(crate) use custom::validator_options;
 
 impl Validator {
     /// Compiles `schema` (draft detected from `$schema`, 2020-12 by default).
@@ -229,7 +172,12 @@ impl Validator {
         }
         describe::drop_whole_repeats(&mut found, &wholes);
         describe::drop_consequences(&mut found, &declared_elsewhere);
-        explain::explain_unevaluated(&self.schema, instance, &mut found, &declared_elsewhere);
+        explain::explain_unevaluated::<Validator>(
+            &self.schema,
+            instance,
+            &mut found,
+            &declared_elsewhere,
+        );
         describe::drop_refused_names_reported_otherwise(&mut found);
         if let Some(checks) = checks {
             checks.check(instance, &mut found);
@@ -265,6 +213,16 @@ impl Validator {
     /// The schema this validator checks against.
     pub fn schema(&self) -> &Value {
         &self.schema
+    }
+}
+
+impl explain::CheckAlone for Validator {
+    fn build(schema: &Value) -> Option<Self> {
+        Validator::new(schema).ok()
+    }
+
+    fn violations(&self, instance: &Value) -> Vec<Violation> {
+        self.validate(instance).err().map_or_else(Vec::new, |v| v.0)
     }
 }
 

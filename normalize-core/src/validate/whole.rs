@@ -280,7 +280,9 @@ impl Document {
         }
         entry.insert(REBASED.to_owned(), self.root.clone());
         entry.insert("allOf".to_owned(), Value::Array(vec![branch]));
-        super::validator_options().build(&Value::Object(entry)).ok()
+        super::custom::validator_options()
+            .build(&Value::Object(entry))
+            .ok()
     }
 }
 
@@ -742,12 +744,12 @@ pub(super) struct Failure {
 
 impl Failure {
     fn into_error(self) -> jsonschema::ValidationError<'static> {
-        super::carry(&self)
+        super::custom::carry(&self)
     }
 
     /// The failure an error of [`WHOLE`] carries.
     pub(super) fn from_message(message: &str) -> Option<Failure> {
-        super::carried(message)
+        super::custom::carried(message)
     }
 }
 
@@ -788,7 +790,9 @@ pub(super) fn keyword(
     value: &Value,
     document: Option<&Document>,
 ) -> Result<WholeKeyword, jsonschema::ValidationError<'static>> {
-    let entries = value.is_array().then(|| super::table_entries(table, value));
+    let entries = value
+        .is_array()
+        .then(|| super::custom::table_entries(table, value));
     let entries = entries.flatten().map(|mut entries| {
         for entry in &mut entries {
             entry.counted.leave_aliases_out(parent);

@@ -1,10 +1,9 @@
 //! The transform itself: one pass over the original schema, writing the
 //! strict schema and the tables the way back needs.
 
-use super::{
-    Change, FORMATS, Optional, REMOVED, StrictChange, StrictError, ref_pointer, unescape_token,
-};
+use super::rules::{Change, FORMATS, Optional, REMOVED, StrictChange, StrictError};
 use crate::path::write_token;
+use crate::plan::reference::{ref_pointer, unescape_token};
 use crate::plan::{VERBATIM_KEYWORD, admits_null};
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, HashSet};

@@ -1,0 +1,122 @@
+//! The compiled form of a schema: one [`Node`] per subschema object, each
+//! child a [`Sub`] (`true`, `false` or another node), and the
+//! [`SchemaPlan`] that holds them. `compile.rs` builds it; `locate.rs`
+//! answers the normalizer's questions from it.
+
+use super::names;
+use super::pattern::Pattern;
+use super::types::TypeSet;
+use serde_json::Value;
+
+/// Index of a compiled subschema in [`SchemaPlan`].
+pub(crate) type NodeId = u32;
+
+/// A compiled child schema: `true`, `false`, or a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sub {
+    Any,
+    Never,
+    Node(NodeId),
+}
+
+/// One subschema object, with its keywords in the form lookups need.
+#[derive(Debug, Default)]
+pub(crate) struct Node {
+    /// Types declared by this node's own `type`, `enum` and `const`.
+    pub(super) own_types: TypeSet,
+    /// Types declared once `$ref`, `allOf`, `anyOf` and `oneOf` are counted.
+    pub(super) types: TypeSet,
+    /// `$ref` and `allOf`: schemas that all apply.
+    pub(super) conjuncts: Vec<Sub>,
+    /// `anyOf` and `oneOf` groups: in each, the branches that apply.
+    pub(super) unions: Vec<Vec<Sub>>,
+    pub(super) object: Option<Box<ObjectRules>>,
+    pub(super) array: Option<Box<ArrayRules>>,
+    /// The values `const` and `enum` allow here, when either is present.
+    pub(super) allowed: Option<Vec<Value>>,
+    /// Properties whose schema carries `const` or `enum`: the tags that decide
+    /// whether this node, as a union branch, applies to an object.
+    pub(super) tags: Vec<(Box<str>, NodeId)>,
+    /// The one member an externally tagged variant's object has
+    /// (`properties` naming exactly it, `required` too): as a union branch,
+    /// this node applies only to an object that has that member, the way
+    /// serde picks such a variant by its key.
+    pub(super) variant_key: Option<Box<str>>,
+    /// `unevaluatedProperties: false`: members none of this node's parts
+    /// mention are forbidden (a composed object closed where it is used).
+    pub(super) closes_unevaluated: bool,
+    /// This node carries [`VERBATIM_KEYWORD`](super::VERBATIM_KEYWORD) itself.
+    pub(super) own_verbatim: bool,
+    /// A string this node's `const`/`enum` allows holds `&`: such a string,
+    /// sent exactly, is kept as sent (see [`VERBATIM_KEYWORD`](super::VERBATIM_KEYWORD)'s docs).
+    pub(super) verbatim_literals: bool,
+    /// This node, or a node reachable through `$ref`/`allOf`/`anyOf`/`oneOf`,
+    /// carries the mark: only then is the value-dependent check needed
+    /// (declared literals are looked for apart).
+    pub(super) maybe_verbatim: bool,
+}
+
+/// Property name → schema.
+type Properties = names::NameTable<Sub>;
+
+#[derive(Debug, Default)]
+pub(crate) struct ObjectRules {
+    pub(super) properties: Properties,
+    pub(super) patterns: Vec<(Pattern, Sub)>,
+    pub(super) additional: Option<Sub>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct ArrayRules {
+    pub(super) prefix: Vec<Sub>,
+    pub(super) rest: Option<Sub>,
+}
+
+/// A JSON Schema compiled for normalization.
+///
+/// Compile once per tool (compilation resolves every `$ref`, compiles every
+/// pattern and computes declared types to a fixed point), then share it: a
+/// plan is immutable, `Send` and `Sync`.
+///
+/// ```
+/// use toolargs_core::plan::{JsonType, SchemaPlan};
+/// use serde_json::json;
+///
+/// let plan = SchemaPlan::compile(&json!({
+///     "type": "object",
+///     "properties": {"tags": {"type": ["array", "null"]}}
+/// }))?;
+/// let args = json!({"tags": "[1]"});
+/// let root = plan.bind(&plan.root(), &args);
+/// let tags = plan.member(&root, "tags");
+/// assert!(plan.declared(&tags).contains(JsonType::Array));
+/// # Ok::<(), toolargs_core::plan::SchemaError>(())
+/// ```
+#[derive(Debug)]
+pub struct SchemaPlan {
+    pub(super) nodes: Vec<Node>,
+    /// Some node carries [`VERBATIM_KEYWORD`](super::VERBATIM_KEYWORD) or declares a literal kept as
+    /// sent; without either, the verbatim check costs one branch per
+    /// location.
+    pub(super) has_verbatim: bool,
+    /// Some node declares a literal kept as sent: only then does a string
+    /// that no mark covers look for one.
+    pub(super) has_literals: bool,
+    pub(super) root: Sub,
+}
+
+impl SchemaPlan {
+    /// How many subschema objects the plan holds.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the schema had no subschema objects (it was `true` or `false`).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub(super) fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+}
