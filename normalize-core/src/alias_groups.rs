@@ -5,7 +5,7 @@
 //! refuse each other where serde refuses a field sent twice.
 //!
 //! The derive's annotations (`crate::compile`) write these; the validator's
-//! readings (`crate::validate::whole`), serde's union order
+//! readings (`crate::validate::flattened_wholes`), serde's union order
 //! (`crate::untagged`) and the stream's sites read them.
 
 use crate::keywords::ALIAS_OF;

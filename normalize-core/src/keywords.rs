@@ -66,15 +66,15 @@ pub(crate) const ALIAS_OF: &str = "x-toolargs-alias-of";
 pub(crate) const NOT_OFFERED: &str = "x-toolargs-not-offered";
 
 /// A flattened `Option`'s whole reading, its value an array of indices into
-/// the validator's table (`crate::validate::whole`).
+/// the validator's table (`crate::validate::flattened_wholes`).
 pub(crate) const WHOLE: &str = "x-toolargs-whole";
 
 /// Where a branch's own document keeps the schema it was taken from
-/// (`crate::validate::whole`).
+/// (`crate::validate::flattened_wholes`).
 pub(crate) const DOCUMENT: &str = "x-toolargs-document";
 
 /// Entries that merge once read (a map's keys, a set's elements), its value
-/// an index into the validator's table (`crate::validate::distinct`).
+/// an index into the validator's table (`crate::validate::distinct_entries`).
 pub(crate) const DISTINCT: &str = "x-toolargs-distinct";
 
 /// The keyword beside `"type": "integer"` where serde reads a Rust integer

@@ -38,6 +38,7 @@ pub mod contract;
 pub mod deep;
 pub mod entities;
 pub mod export;
+mod generated;
 pub mod grammar;
 mod integer_bounds;
 pub mod json_text;

@@ -10,8 +10,8 @@
 //! (`Filter2`), so a name says nothing about which type it holds.
 
 use crate::plan::reference::{definition_at, ref_pointer};
-use crate::validate::distinct::{DISTINCT, Distinct, RepeatFn};
-use crate::validate::whole::{ByBranch, ByTag, Members, WholeRead};
+use crate::validate::distinct_entries::{DISTINCT, Distinct, RepeatFn};
+use crate::validate::flattened_wholes::{ByBranch, ByTag, Members, WholeRead};
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 use std::any::TypeId;

@@ -39,7 +39,7 @@ use super::annotate::{
     Annotator, EVERYTHING, Place, definition_name, place_mut, union, union_where_mut,
 };
 use crate::validate::flattened_read::is_buffered;
-use crate::validate::whole::declared_names;
+use crate::validate::flattened_wholes::declared_names;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};

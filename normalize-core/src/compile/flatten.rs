@@ -23,7 +23,7 @@
 //! What the schema cannot say (a string `T` parses, a `deserialize_with`, a
 //! map or an enum `T` flattens) `T` is asked at validation: the object
 //! carries [`WHOLE`], whose entries read `T` as serde's flattening does
-//! (`crate::validate::flattened_read`, `crate::validate::whole`).
+//! (`crate::validate::flattened_read`, `crate::validate::flattened_wholes`).
 //!
 //! Another flattened field of the object may keep what `T` drops: one that
 //! is no `Option` always keeps what it reads (unless `T` took it first: a
@@ -42,7 +42,9 @@ use super::annotate::{
 use crate::alias_groups::{add_dependent_schema, alias_of};
 use crate::plan::admits_null;
 use crate::untagged::forms::mark_written_as_integer;
-use crate::validate::whole::{ByBranch, ByTag, Members, Reader, WHOLE, WholeRead, union_branches};
+use crate::validate::flattened_wholes::{
+    ByBranch, ByTag, Members, Reader, WHOLE, WholeRead, union_branches,
+};
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
@@ -450,7 +452,7 @@ fn leave_to_the_map(
 /// struct flattening this one reads them as a map, taking none), and one
 /// before it kept what it read. A field that is itself an `Option` keeps
 /// what it reads only when it reads a whole: the whole checks of one object
-/// are read together ([`crate::validate::whole`]).
+/// are read together ([`crate::validate::flattened_wholes`]).
 fn kept_elsewhere(annotator: &Annotator<'_>, takes: bool) -> Option<Vec<String>> {
     let mut kept = Vec::new();
     for other in seeing(annotator, takes) {

@@ -89,7 +89,7 @@ impl Compiled {
         // Ordering reads the unions as schemars wrote them, before closing.
         let raw = crate::untagged::has_unions(&schema).then(|| {
             let mut raw = schema.clone();
-            crate::validate::whole::relax_for_readings(&mut raw, &wholes);
+            crate::validate::flattened_wholes::relax_for_readings(&mut raw, &wholes);
             raw
         });
         crate::closing::close_objects(&mut schema);

@@ -2,8 +2,8 @@
 //! pointer, with `expected` and `found` written for a reader (and a model).
 
 use super::Violation;
-use super::distinct::{DISTINCT, Repeat};
-use super::whole::{Failure, WHOLE};
+use super::distinct_entries::{DISTINCT, Repeat};
+use super::flattened_wholes::{Failure, WHOLE};
 use crate::path::write_token;
 use crate::plan::reference::{resolve, unescape_token, value_at};
 use jsonschema::ValidationError;

@@ -7,7 +7,7 @@
 //! (`crate::compile::flatten`); not all of it: an `IpAddr` that does not
 //! parse, a `deserialize_with` inside `T`, a `T` that flattens a map or an
 //! enum. [`read_whole`] asks `T` itself, through serde's own flattening, so
-//! validation can refuse what serde would drop ([`crate::validate::whole`]).
+//! validation can refuse what serde would drop ([`crate::validate::flattened_wholes`]).
 //! [`reading_of`] asks a flattened type how it reads itself (a struct takes
 //! the members it names; a map, or a struct that flattens, takes none).
 

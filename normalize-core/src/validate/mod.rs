@@ -8,12 +8,12 @@
 
 mod custom;
 pub(crate) mod describe;
-pub(crate) mod distinct;
+pub(crate) mod distinct_entries;
 mod explain;
 pub(crate) mod flattened_read;
+pub(crate) mod flattened_wholes;
 mod model_rules;
 pub(crate) mod violation;
-pub(crate) mod whole;
 
 pub use crate::contract::error::ValidatorBuildError;
 pub use violation::{Violation, Violations};
@@ -73,20 +73,20 @@ impl Validator {
     #[cfg(test)]
     pub(crate) fn with_wholes(
         schema: &Value,
-        wholes: Vec<whole::WholeRead>,
+        wholes: Vec<flattened_wholes::WholeRead>,
     ) -> Result<Validator, ValidatorBuildError> {
         Validator::with_tables(schema, wholes, Vec::new())
     }
 
     /// [`Validator::new`], with the tables the schema's
     /// `x-toolargs-whole` keywords index (how each flattened `Option` of a
-    /// derived type is read, see [`whole`]) and its `x-toolargs-distinct`
+    /// derived type is read, see [`flattened_wholes`]) and its `x-toolargs-distinct`
     /// keywords index (how a map or set field reads its entries, see
-    /// [`distinct`]). Without them, the keywords are ignored.
+    /// [`distinct_entries`]). Without them, the keywords are ignored.
     pub(crate) fn with_tables(
         schema: &Value,
-        wholes: Vec<whole::WholeRead>,
-        repeats: Vec<distinct::Distinct>,
+        wholes: Vec<flattened_wholes::WholeRead>,
+        repeats: Vec<distinct_entries::Distinct>,
     ) -> Result<Validator, ValidatorBuildError> {
         let mut options = validator_options();
         if !wholes.is_empty() {
@@ -94,18 +94,19 @@ impl Validator {
             // reads the call check it against the document.
             let document = wholes
                 .iter()
-                .any(whole::WholeRead::reads_branches)
-                .then(|| std::sync::Arc::new(whole::Document::new(schema)));
-            options = options.with_keyword(whole::WHOLE, move |parent, value, _| {
-                let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
-                    Box::new(whole::keyword(&wholes, parent, value, document.as_deref())?);
+                .any(flattened_wholes::WholeRead::reads_branches)
+                .then(|| std::sync::Arc::new(flattened_wholes::Document::new(schema)));
+            options = options.with_keyword(flattened_wholes::WHOLE, move |parent, value, _| {
+                let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> = Box::new(
+                    flattened_wholes::keyword(&wholes, parent, value, document.as_deref())?,
+                );
                 Ok(keyword)
             });
         }
         if !repeats.is_empty() {
-            options = options.with_keyword(distinct::DISTINCT, move |_, value, _| {
+            options = options.with_keyword(distinct_entries::DISTINCT, move |_, value, _| {
                 let keyword: Box<dyn for<'i> jsonschema::Keyword<'i>> =
-                    Box::new(distinct::keyword(&repeats, value)?);
+                    Box::new(distinct_entries::keyword(&repeats, value)?);
                 Ok(keyword)
             });
         }

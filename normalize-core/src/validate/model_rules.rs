@@ -453,7 +453,7 @@ impl Checks {
                     }
                 }
                 // A flattened `Option` is read whole or not at all (the
-                // schema says so, `crate::validate::whole`): its members are
+                // schema says so, `crate::validate::flattened_wholes`): its members are
                 // its own, checked there, and no later map's.
                 Node::Option(inner) => match inner().resolve() {
                     Node::Struct(inner) => take(inner, members, taken),

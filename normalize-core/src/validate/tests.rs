@@ -320,7 +320,7 @@ fn declared_members_of_parts_that_fail_say_why_and_past_a_bound_say_so() {
 /// index it does not hold is a build error, not a check skipped.
 #[test]
 fn the_whole_keyword_needs_its_table() {
-    use whole::{Members, WholeRead};
+    use flattened_wholes::{Members, WholeRead};
     fn refuses(
         object: &serde_json::Map<String, Value>,
         _: &[String],
@@ -338,14 +338,14 @@ fn the_whole_keyword_needs_its_table() {
             "a": {"type": ["integer", "null"]},
             "b": {"type": "integer"}
         },
-        whole::WHOLE: [0]
+        flattened_wholes::WHOLE: [0]
     });
     Validator::new(&schema)
         .unwrap()
         .validate(&json!({"q": "x", "a": 1}))
         .unwrap();
     let read = WholeRead::new(
-        whole::Reader {
+        flattened_wholes::Reader {
             read: refuses,
             reading: crate::__private::Reading::Struct(&["a", "b"]),
         },
@@ -358,7 +358,7 @@ fn the_whole_keyword_needs_its_table() {
     let violations = validator.validate(&json!({"q": "x", "a": 1})).unwrap_err();
     assert_eq!(violations.len(), 1, "{violations}");
     assert_eq!(violations.0[0].pointer, "/a");
-    assert_eq!(violations.0[0].keyword, whole::WHOLE);
+    assert_eq!(violations.0[0].keyword, flattened_wholes::WHOLE);
     assert!(
         violations.0[0].message.starts_with("missing field `b`"),
         "{violations}"
@@ -370,6 +370,6 @@ fn the_whole_keyword_needs_its_table() {
         .validate(&json!({"q": "x", "a": 1, "b": 2}))
         .unwrap();
     let mut two = schema.clone();
-    two[whole::WHOLE] = json!([1]);
+    two[flattened_wholes::WHOLE] = json!([1]);
     assert!(Validator::with_wholes(&two, vec![read]).is_err());
 }

@@ -316,7 +316,8 @@ impl<'r> Transform<'r> {
                 // Indices into tables only the derived type's validator
                 // holds: nothing for a model, nor for the strict form's own
                 // validator. The restored call is checked against them.
-                crate::validate::whole::WHOLE | crate::validate::distinct::DISTINCT => {}
+                crate::validate::flattened_wholes::WHOLE
+                | crate::validate::distinct_entries::DISTINCT => {}
                 _ => {
                     result.insert(key.clone(), sub.clone());
                 }
@@ -414,7 +415,8 @@ impl<'r> Transform<'r> {
                 "type" | "additionalProperties" => {}
                 "patternProperties" if key_pattern.is_some() => {}
                 // An index into the derived validator's table (see `node`).
-                crate::validate::whole::WHOLE | crate::validate::distinct::DISTINCT => {}
+                crate::validate::flattened_wholes::WHOLE
+                | crate::validate::distinct_entries::DISTINCT => {}
                 "description" | "title" => {
                     result.insert(keyword.clone(), sub.clone());
                 }

@@ -8,7 +8,7 @@
 //! cannot overflow the stack, whatever closures the generated code hands
 //! in.
 
-use super::Compiled;
+use crate::compile::Compiled;
 use crate::contract::ContractError;
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;

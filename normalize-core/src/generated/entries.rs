@@ -1,5 +1,5 @@
 //! serde's reading of a map or set field, counted: whether two entries that
-//! differ as JSON become one ([`crate::validate::distinct`]).
+//! differ as JSON become one ([`crate::validate::distinct_entries`]).
 
 use serde::Deserialize as _;
 use serde::de::{DeserializeOwned, IgnoredAny};
@@ -135,7 +135,7 @@ impl<M: Entries> Entries for Box<M> {
     }
 }
 
-/// [`RepeatFn`](crate::validate::distinct::RepeatFn) for a field of type
+/// [`RepeatFn`](crate::validate::distinct_entries::RepeatFn) for a field of type
 /// `M`: reads the keys of `value` as `M` does, at once (the values are
 /// skipped: what `M` makes of them is serde's to say); only where fewer
 /// are left than were sent, each key alone, to find which repeats which.

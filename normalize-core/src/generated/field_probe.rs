@@ -15,15 +15,15 @@
 //! and how a map or set field reads its entries ([`ViaEntries`] over
 //! [`ViaNoEntries`]).
 
-use super::walk::any;
+use super::walkers::any;
 use crate::compile::annotate::Annotator;
 use crate::compile::flatten::{FieldSchema, Flattened};
 use crate::contract::{Modeled, Node};
 use crate::normalizer::{NormalizeError, Repairer};
 use crate::path::Path;
 use crate::tool_args::ToolArgs;
-use crate::validate::distinct::RepeatFn;
-use crate::validate::whole::Reader;
+use crate::validate::distinct_entries::RepeatFn;
+use crate::validate::flattened_wholes::Reader;
 use core::marker::PhantomData;
 use serde_json::Value;
 

@@ -609,7 +609,7 @@ pub(crate) fn relax_for_readings(raw: &mut Value, table: &[WholeRead]) {
     match raw {
         Value::Object(map) => {
             // serde reads a map that merges two entries all the same.
-            map.remove(super::distinct::DISTINCT);
+            map.remove(super::distinct_entries::DISTINCT);
             if let Some(Value::Array(indices)) = map.remove(WHOLE) {
                 map.remove("dependentSchemas");
                 let entries: Vec<&WholeRead> = indices
