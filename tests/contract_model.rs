@@ -770,3 +770,65 @@ fn an_integer_of_a_type_without_the_derive_refuses_a_fraction_at_its_pointer() {
     let parsed = Scan::from_model(text).unwrap();
     assert_eq!(parsed.value, serde_json::from_str::<Scan>(text).unwrap());
 }
+
+/// A type that derives only `JsonSchema` is shown the fields serde
+/// requires as required, whatever schemars decided: schemars reads a field
+/// optional by its type and its own attributes (`#[schemars(default)]`, an
+/// `Option` read by a `deserialize_with`), and required by
+/// `#[schemars(required)]`, where serde decides otherwise. Learned once,
+/// from serde's own reading (which field it names missing), and written
+/// into the schema shown and validated alike: a call that leaves out a
+/// field serde needs is refused at that field's pointer, and
+/// one that leaves out a field serde does not need is taken.
+#[test]
+fn a_type_without_the_derive_requires_what_serde_requires() {
+    fn some_number<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
+        u32::deserialize(deserializer).map(Some)
+    }
+    #[derive(Deserialize, JsonSchema, Debug, PartialEq)]
+    struct Range {
+        /// serde has no default for it: required, though schemars was told
+        /// otherwise.
+        #[schemars(default)]
+        start: u32,
+        /// A `deserialize_with` makes even an `Option` required.
+        #[serde(deserialize_with = "some_number")]
+        end: Option<u32>,
+        /// An `Option` serde takes absent, though schemars was told to
+        /// require it.
+        #[schemars(required)]
+        step: Option<u32>,
+        note: Option<String>,
+    }
+    #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
+    struct Slice {
+        range: Range,
+        ranges: Vec<Range>,
+    }
+    let schema = Slice::input_schema();
+    let range = schema["$defs"]["Range"].clone();
+    assert_eq!(range["required"], json!(["start", "end"]), "{range:#}");
+    assert_eq!(
+        Slice::validator().schema()["$defs"]["Range"]["required"],
+        json!(["start", "end"])
+    );
+
+    // Each left-out field serde needs, at its own pointer.
+    let text = r#"{"range": {"end": 2}, "ranges": [{"start": 1}]}"#;
+    assert!(serde_json::from_str::<Slice>(text).is_err());
+    let violations = invalid(Slice::from_model(text).unwrap_err());
+    let found: Vec<(&str, &str)> = violations
+        .0
+        .iter()
+        .map(|v| (v.pointer.as_str(), v.keyword.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [("/range/start", "required"), ("/ranges/0/end", "required")]
+    );
+
+    // `step` left out: serde takes it, and so does validation.
+    let text = r#"{"range": {"start": 1, "end": 2}, "ranges": []}"#;
+    let parsed = Slice::from_model(text).unwrap();
+    assert_eq!(parsed.value, serde_json::from_str::<Slice>(text).unwrap());
+}

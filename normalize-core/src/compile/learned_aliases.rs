@@ -1,5 +1,5 @@
-//! The field aliases serde reads in types that derive only `JsonSchema`,
-//! learned from their own `Deserialize`.
+//! The field aliases, integers and required fields serde reads in types
+//! that derive only `JsonSchema`, learned from their own `Deserialize`.
 //!
 //! A `ToolArgs` derive declares its fields' aliases ([`super::annotate`]);
 //! schemars writes none, so a type with no derive of ours had none
@@ -35,6 +35,14 @@
 //! type's model refuses it, instead of by serde with the root pointer. A
 //! field read another way (a `deserialize_with` that takes floats, a
 //! visitor of its own) is never marked.
+//!
+//! A second phase learns which fields serde requires: each struct met is
+//! read, wherever it is met, with only the fields known to be required;
+//! serde names a required field it misses (`missing_field`), and once it
+//! takes the struct, every other field is optional. [`declare`] makes the
+//! struct's `required` that list, where schemars decided otherwise by the
+//! field's type or its own attributes (`#[schemars(default)]`,
+//! `#[schemars(required)]`, an `Option` read by a `deserialize_with`).
 
 use super::annotate::{declare_aliases, union, union_mut};
 use crate::alias_groups::alias_of;
@@ -48,7 +56,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// Runs of the root's `Deserialize` at most (each learns one thing or
-/// ends the search).
+/// ends the search), in each of [`learn`]'s two phases.
 const MAX_RUNS: usize = 4096;
 /// Values nested deeper than this are not made up (a type that only holds
 /// itself has no value).
@@ -74,6 +82,12 @@ pub(crate) struct StructNames {
     /// The written names serde reads a Rust integer in, in every instance,
     /// with the steps to it from the field's value ([`Field::steps`]).
     integers: Vec<(&'static str, u32)>,
+    /// The written names serde requires (it refuses the struct without
+    /// them), where that is known of every one: the struct was read with
+    /// only these once, and serde took it. `None` for a generic type (what
+    /// a field of type `T` requires depends on `T`, and its definitions
+    /// cannot be told apart) and where no such reading succeeded.
+    required: Option<Vec<&'static str>>,
 }
 
 /// The names of each struct `T` holds that serde reads through
@@ -113,9 +127,54 @@ pub(crate) fn learn<T: DeserializeOwned>(hints: Hints) -> Vec<StructNames> {
                 choice.tried.iter_mut().for_each(|tried| *tried = false);
             }
         }
+        learn_required::<T>(&mut state);
         state.names()
     })
     .unwrap_or_default()
+}
+
+/// [`learn`]'s second phase: each struct met, in turn, is read with only
+/// the fields serde is known to require wherever it is met (its values
+/// made up smallest). serde names a required field it misses
+/// (`missing_field`), which is learned and sent from the next run on; a
+/// reading serde takes says every other field is optional. Until the
+/// struct is met, each run reads the next variants of the enums around, so
+/// a struct met only below one of them is reached.
+fn learn_required<T: DeserializeOwned>(state: &mut State) {
+    let mut runs = 0;
+    let mut target = 0;
+    while target < state.structs.len() && runs < MAX_RUNS {
+        let found = &state.structs[target];
+        // Known already (read whole with its required fields alone, as a
+        // recursive type's inner values are), or never declared (generic).
+        let known = found
+            .visitors
+            .iter()
+            .all(|visitor| found.whole_with_required.contains(visitor));
+        if known || found.visitors.len() != 1 {
+            target += 1;
+            continue;
+        }
+        state.target = Some(target);
+        for choice in state.enums.values_mut() {
+            choice.tried.iter_mut().for_each(|tried| *tried = false);
+        }
+        while runs < MAX_RUNS {
+            runs += 1;
+            state.news = false;
+            state.fresh = false;
+            state.target_met = false;
+            state.expanded.clear();
+            let _ = T::deserialize(Maker::root(state));
+            // Read again while it learns; while the struct was not met,
+            // with the next variants.
+            if !state.news && (state.target_met || !state.fresh) {
+                break;
+            }
+        }
+        target += 1;
+    }
+    state.target = None;
 }
 
 /// The names a struct that flattens may read, from the schema. serde reads
@@ -226,10 +285,9 @@ pub(crate) fn declare(
             .iter()
             .filter(|names| names.container == container && names.variant == variant)
             .collect();
-        if structs
-            .iter()
-            .all(|names| names.aliases.is_empty() && names.integers.is_empty())
-        {
+        if structs.iter().all(|names| {
+            names.aliases.is_empty() && names.integers.is_empty() && names.required.is_none()
+        }) {
             continue;
         }
         // Each definition that looks like one of the structs: its place,
@@ -260,10 +318,11 @@ pub(crate) fn declare(
         }
         for (name, at, fitting) in lookalikes {
             let names = fitting[0];
-            if fitting
-                .iter()
-                .any(|other| other.aliases != names.aliases || other.integers != names.integers)
-            {
+            if fitting.iter().any(|other| {
+                other.aliases != names.aliases
+                    || other.integers != names.integers
+                    || other.required != names.required
+            }) {
                 continue;
             }
             let Some(definition) = defs.get_mut(&name) else {
@@ -280,9 +339,14 @@ pub(crate) fn declare(
     }
 }
 
-/// Declares `names`' integers and aliases in `object`, the struct's schema
-/// (integers first: an alias's property is a copy of its field's).
+/// Declares `names`' required fields, integers and aliases in `object`,
+/// the struct's schema (required first: a required field's aliases are
+/// declared as one of its names required; integers before aliases: an
+/// alias's property is a copy of its field's).
 fn declare_names(object: &mut Map<String, Value>, names: &StructNames) {
+    if let Some(required) = &names.required {
+        require_as_serde_does(object, required);
+    }
     if let Some(Value::Object(properties)) = object.get_mut("properties") {
         for &(name, steps) in &names.integers {
             let target = properties
@@ -306,6 +370,37 @@ fn declare_names(object: &mut Map<String, Value>, names: &StructNames) {
         if !aliases.is_empty() {
             declare_aliases(object, written, &aliases);
         }
+    }
+}
+
+/// Makes `object`'s `required` the names serde requires: schemars decides
+/// by the field's type and its own attributes (`#[schemars(default)]`,
+/// `#[schemars(required)]`, a `deserialize_with` on an `Option`), serde by
+/// its own; a call the shown schema let through would be refused by serde,
+/// or one serde takes refused by validation. The names already listed keep
+/// their order; the others follow in the struct's.
+fn require_as_serde_does(object: &mut Map<String, Value>, required: &[&'static str]) {
+    let listed: Vec<String> = match object.get("required") {
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(|name| name.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut names: Vec<Value> = listed
+        .iter()
+        .filter(|name| required.contains(&name.as_str()))
+        .map(|name| Value::String(name.clone()))
+        .collect();
+    for name in required {
+        if !listed.iter().any(|listed| listed == name) {
+            names.push(Value::String((*name).to_owned()));
+        }
+    }
+    if names.is_empty() {
+        object.remove("required");
+    } else {
+        object.insert("required".to_owned(), Value::Array(names));
     }
 }
 
@@ -428,6 +523,10 @@ struct Struct {
     /// visitor's type it was read in, with the steps to the integer
     /// ([`Field::steps`]).
     integer: HashSet<(usize, &'static str, u32)>,
+    /// The visitors' types serde read the struct whole in with only the
+    /// fields known to be required sent: for them, every other field is
+    /// optional.
+    whole_with_required: HashSet<&'static str>,
 }
 
 /// One externally tagged enum met (its tag, for an adjacently tagged one).
@@ -471,6 +570,11 @@ struct State {
     news: bool,
     /// A variant was read for the first time in this round, in this run.
     fresh: bool,
+    /// The struct read with its required fields alone wherever it is met
+    /// ([`learn`]'s second phase), to learn which fields serde requires.
+    target: Option<usize>,
+    /// The target was met in this run.
+    target_met: bool,
 }
 
 impl State {
@@ -493,6 +597,7 @@ impl State {
             required: vec![false; fields.len()],
             visitors: HashSet::new(),
             integer: HashSet::new(),
+            whole_with_required: HashSet::new(),
         });
         self.struct_ids.insert(key, self.structs.len() - 1);
         self.structs.len() - 1
@@ -522,7 +627,25 @@ impl State {
                 unknown: Vec::new(),
                 instances: found.visitors.len(),
                 integers: Vec::new(),
+                required: None,
             };
+            let single = found.visitors.len() == 1;
+            if single
+                && found
+                    .visitors
+                    .iter()
+                    .all(|visitor| found.whole_with_required.contains(visitor))
+            {
+                names.required = Some(
+                    found
+                        .fields
+                        .iter()
+                        .zip(&found.required)
+                        .filter(|(_, required)| **required)
+                        .map(|(name, _)| *name)
+                        .collect(),
+                );
+            }
             for (name, known) in found.fields.iter().zip(&found.names) {
                 match known {
                     Name::Of(of) if of == name => names.written.push(name),
@@ -733,7 +856,10 @@ impl<'s> Maker<'s> {
         let id = self.state.struct_id(container, variant, fields);
         let instance = (id, std::any::type_name::<V>());
         self.state.structs[id].visitors.insert(instance.1);
+        let target = self.state.target == Some(id);
+        self.state.target_met |= target;
         let minimal = self.minimal
+            || target
             || self.state.open.contains(&instance)
             || !self.state.expanded.insert(instance);
         let found = &self.state.structs[id];
@@ -766,7 +892,14 @@ impl<'s> Maker<'s> {
         });
         self.state.open.pop();
         match read {
-            Ok(value) => Ok(value),
+            Ok(value) => {
+                if minimal {
+                    self.state.structs[id]
+                        .whole_with_required
+                        .insert(instance.1);
+                }
+                Ok(value)
+            }
             Err(Stop::Again) => Err(Stop::Again),
             Err(Stop::Twice(of)) => match self.state.last_key {
                 Some((last, at)) if last == id => {
@@ -1384,6 +1517,13 @@ mod tests {
         let root = found(&learned, "Root");
         assert!(root.aliases.is_empty());
         assert_eq!(root.written, ["leaf", "external", "nodes"]);
+        // What serde requires, learned wherever the struct is met (below an
+        // `Option`, as a variant, inside itself); not where a field it
+        // requires can never be made up (`Node`'s `internal`).
+        assert_eq!(leaf.required, Some(vec!["a", "c"]));
+        assert_eq!(variant.required, Some(vec!["s", "leaves"]));
+        assert_eq!(root.required, Some(vec!["external", "nodes"]));
+        assert_eq!(node.required, None);
     }
 
     #[test]
@@ -1420,6 +1560,8 @@ mod tests {
         // `Page<u32>`, met twice, is one type.
         assert_eq!(page.instances, 2);
         assert_eq!(found(&learned, "Pages").instances, 1);
+        // What a generic field requires depends on its type: not said.
+        assert_eq!(page.required, None);
     }
 
     #[derive(Deserialize)]
@@ -1713,6 +1855,7 @@ mod tests {
             unknown: vec![],
             instances: 1,
             integers: vec![],
+            required: None,
         }
     }
 
