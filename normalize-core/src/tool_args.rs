@@ -413,7 +413,7 @@ impl StrictSchema {
     ///
     /// [`StrictError::FlattenedFreeForm`], [`StrictError::Contract`], or
     /// any error of [`StrictSchema::new`].
-    pub fn of<T: crate::ToolArgs>() -> Result<StrictSchema, StrictError> {
+    pub fn of<T: ToolArgs>() -> Result<StrictSchema, StrictError> {
         if let Some((type_name, field)) = crate::contract::model::flattened_free_form(T::__node()) {
             return Err(StrictError::FlattenedFreeForm {
                 type_name: type_name.to_owned(),

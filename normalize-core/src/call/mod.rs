@@ -146,11 +146,11 @@ impl Default for Reader {
 
 impl Reader {
     /// Detects the format from the envelope's shape; arguments nest at most
-    /// [`crate::DEFAULT_MAX_DEPTH`] levels.
+    /// [`crate::normalizer::DEFAULT_MAX_DEPTH`] levels.
     pub const fn new() -> Self {
         Reader {
             format: None,
-            max_depth: crate::DEFAULT_MAX_DEPTH,
+            max_depth: crate::normalizer::DEFAULT_MAX_DEPTH,
         }
     }
 
@@ -179,7 +179,7 @@ impl Reader {
     /// repeat, which serde's derive refuses where a struct reads the key.
     /// The envelope's own levels (outside any `input`, `args` or
     /// `arguments` member) may nest up to `max_depth` or
-    /// [`crate::DEFAULT_MAX_DEPTH`], whichever is more.
+    /// [`crate::normalizer::DEFAULT_MAX_DEPTH`], whichever is more.
     #[must_use]
     pub const fn max_depth(mut self, max_depth: usize) -> Self {
         self.max_depth = max_depth;
@@ -242,7 +242,7 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
         return Ok((value, Source::new(text, None, HashSet::new(), repeated)));
     }
     let scan = source::scan(text);
-    let own_limit = max_depth.max(crate::DEFAULT_MAX_DEPTH);
+    let own_limit = max_depth.max(crate::normalizer::DEFAULT_MAX_DEPTH);
     if scan.own_nesting > own_limit {
         return Err(too_deep_envelope(scan.own_nesting, own_limit));
     }

@@ -2,7 +2,7 @@
 //! names and signatures change without notice.
 //!
 //! Only re-exports: what they name lives where it belongs
-//! (`crate::generated`, `crate::compile`, ...). Generated code names
+//! (`crate::derived`, `crate::compile`, ...). Generated code names
 //! everything here by absolute path
 //! (`::toolargs::__private::...`), so a user's own `Result`, `Option` or
 //! `Value` never captures it.
@@ -37,11 +37,11 @@ pub use crate::compile::annotate::{
     note_repeats, open, open_newtype_branch, place_mut,
 };
 pub use crate::compile::flatten::{FieldSchema, Flattened, flattened_first, own_field_first};
-pub use crate::generated::entries::Entries;
-pub use crate::generated::field_probe::{
+pub use crate::derived::entries::Entries;
+pub use crate::derived::field_probe::{
     Probe, ViaEntries, ViaJsonSchema, ViaModeled, ViaNoEntries, ViaNoSchema, ViaNotOption,
     ViaOption, ViaPlan, ViaSchemaOf, ViaToolArgs, ViaUnknownSchema, ViaUnmodeled,
 };
-pub use crate::generated::walkers::{any, map, object, seq, tuple, walk_member, walk_root};
-pub use crate::generated::{from_model_full, once, per_type};
+pub use crate::derived::walkers::{any, map, object, seq, tuple, walk_member, walk_root};
+pub use crate::derived::{from_model_full, once, per_type};
 pub use crate::validate::flattened_read::Reading;

@@ -55,7 +55,7 @@ impl SyntaxError {
 
     /// A text refused before parsing because it crosses a limit of the
     /// options (its size, or its nesting).
-    pub(crate) fn limit(kind: SyntaxKind, error: &crate::NormalizeError) -> Self {
+    pub(crate) fn limit(kind: SyntaxKind, error: &crate::normalizer::NormalizeError) -> Self {
         SyntaxError {
             kind,
             line: None,

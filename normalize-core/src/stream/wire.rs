@@ -162,7 +162,7 @@ impl WireReader {
             }
             return Ok(out);
         }
-        let event = match json_text::from_str(data, crate::DEFAULT_MAX_DEPTH) {
+        let event = match json_text::from_str(data, crate::normalizer::DEFAULT_MAX_DEPTH) {
             Ok(event) => event,
             Err(error) => {
                 self.phase = Phase::Failed;
