@@ -52,6 +52,10 @@ struct Module {
     pub_uses: Vec<Vec<String>>,
     /// Other `use` leaves and every path in the code.
     paths: Vec<Vec<String>>,
+    /// String literals in its code naming a JSON Schema composition keyword
+    /// (`"$ref"`, `"allOf"`, `"anyOf"`, `"oneOf"`): where it reads or writes
+    /// a schema's structure itself.
+    schema_words: usize,
 }
 
 struct Crate {
@@ -91,6 +95,7 @@ impl Crate {
             uses: HashMap::new(),
             pub_uses: Vec::new(),
             paths: Vec::new(),
+            schema_words: 0,
         };
         for item in items {
             if is_cfg_test(item_attrs(&item)) {
@@ -131,9 +136,15 @@ impl Crate {
                 }
                 syn::Item::Impl(mut imp) => {
                     imp.items.retain(|item| !is_cfg_test(impl_item_attrs(item)));
-                    module.paths.extend(paths_in(imp.into_token_stream()));
+                    let tokens = imp.into_token_stream();
+                    module.schema_words += schema_words_in(tokens.clone());
+                    module.paths.extend(paths_in(tokens));
                 }
-                item => module.paths.extend(paths_in(item.into_token_stream())),
+                item => {
+                    let tokens = item.into_token_stream();
+                    module.schema_words += schema_words_in(tokens.clone());
+                    module.paths.extend(paths_in(tokens));
+                }
             }
         }
         self.modules.insert(at, module);
@@ -218,6 +229,22 @@ impl Crate {
 
 /// Every path in `tokens` (macro bodies included) that starts with an
 /// identifier and continues with `::`: `crate::a::b`, `super::x`, `name::y`.
+/// How many string literals in `tokens` are a composition keyword of JSON
+/// Schema.
+fn schema_words_in(tokens: TokenStream) -> usize {
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            TokenTree::Group(group) => schema_words_in(group.stream()),
+            TokenTree::Literal(literal) => usize::from(matches!(
+                literal.to_string().as_str(),
+                r#""$ref""# | r#""allOf""# | r#""anyOf""# | r#""oneOf""#
+            )),
+            _ => 0,
+        })
+        .sum()
+}
+
 fn paths_in(tokens: TokenStream) -> Vec<Vec<String>> {
     fn walk(tokens: TokenStream, out: &mut Vec<Vec<String>>) {
         let trees: Vec<TokenTree> = tokens.into_iter().collect();
@@ -457,6 +484,53 @@ fn the_use_graph_of_non_test_code_has_no_cycle() {
 /// back to zero.
 const KNOWN: &[(&str, &str, usize)] = &[];
 
+/// Issue "One contract model": a schema's structure (`$ref`, `allOf`,
+/// `anyOf`, `oneOf`) is to be read once, into the graph every stage reads,
+/// and no code outside it walks or rewrites a raw schema `Value` for a fact
+/// the graph holds. Until then, a ratchet: the runtime's files outside
+/// `plan/` (the compiled schema, the graph's seed) whose non-test code names
+/// those keywords, and how often they name them, may not grow; lower both
+/// as stages move onto the compiled form. (Exports and grammars write
+/// schemas and keep some.)
+#[test]
+fn raw_schema_walkers_outside_the_plan_do_not_grow() {
+    const KNOWN_FILES: usize = 28;
+    const KNOWN_WORDS: usize = 267;
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let krate = Crate::load(&workspace.join(CRATES[0]));
+    let mut by_file: BTreeMap<String, usize> = BTreeMap::new();
+    for (at, module) in &krate.modules {
+        if at.first().is_some_and(|top| top == "plan") || module.schema_words == 0 {
+            continue;
+        }
+        let file = module
+            .file
+            .strip_prefix(workspace)
+            .unwrap_or(&module.file)
+            .display()
+            .to_string();
+        *by_file.entry(file).or_default() += module.schema_words;
+    }
+    let listed: Vec<String> = by_file
+        .iter()
+        .map(|(file, words)| format!("  {file}: {words}"))
+        .collect();
+    let words: usize = by_file.values().sum();
+    println!(
+        "files outside plan/ that name $ref/allOf/anyOf/oneOf: {} (at most {KNOWN_FILES}), {words} \
+         times (at most {KNOWN_WORDS}); the goal is the exports' and grammars' writers alone\n{}",
+        by_file.len(),
+        listed.join("\n")
+    );
+    assert!(
+        by_file.len() <= KNOWN_FILES && words <= KNOWN_WORDS,
+        "{} files outside plan/ read or write a schema's structure raw, {words} times: more than \
+         the {KNOWN_FILES} files or {KNOWN_WORDS} times of the last count:\n{}",
+        by_file.len(),
+        listed.join("\n")
+    );
+}
+
 /// The graph reader finds what it must: a cycle written on purpose, a
 /// re-export followed to its definition, a parent's `pub use` of its child
 /// left out, test code left out.
@@ -476,8 +550,9 @@ fn the_reader_sees_cycles_re_exports_and_leaves_out_a_parents_face() {
     write("b/mod.rs", "mod inner; pub use inner::Thing;");
     write(
         "b/inner.rs",
-        "pub struct Thing; fn g() { let _ = format!(\"{:?}\", crate::a::f as fn() -> _); }\n\
-         #[cfg(test)] fn h() { crate::a::f(); }",
+        "pub struct Thing; fn g() { let _ = format!(\"{:?}\", crate::a::f as fn() -> _); \
+         let _ = [\"anyOf\", \"any\"]; }\n\
+         #[cfg(test)] fn h() { crate::a::f(); let _ = \"$ref\"; }",
     );
     write("tests.rs", "use crate::a::f;");
     let krate = Crate::load(&dir.join("lib.rs"));
@@ -490,6 +565,9 @@ fn the_reader_sees_cycles_re_exports_and_leaves_out_a_parents_face() {
     assert_eq!(named(&["b"]), Vec::<String>::new());
     assert_eq!(named(&["b", "inner"]), ["a"]);
     assert!(!krate.modules.contains_key(&vec!["tests".to_owned()]));
+    // A schema keyword in the code counts; one in test code does not.
+    let inner = vec!["b".to_owned(), "inner".to_owned()];
+    assert_eq!(krate.modules[&inner].schema_words, 1);
     let mut graph: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (at, out) in &edges {
         let node = graph.entry(at.join("::")).or_default();
