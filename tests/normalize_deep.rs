@@ -1,13 +1,13 @@
 //! No depth a caller may allow overflows the stack: on a 2 MiB thread (an
 //! async runtime's worker) with `max_depth = usize::MAX`, lines nested
 //! 100,000 deep are parsed, normalized (by a plan and by derived code),
-//! spliced and dropped, with the right output. How their cost grows is
+//! written back into their text and dropped, with the right output. How their cost grows is
 //! measured by `benches/depth.rs`, not timed here.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolargs::{NormalizeError, Normalizer, Options, ToolArgs, deep, json_text, splice::splice};
+use toolargs::{NormalizeError, Normalizer, Options, ToolArgs, deep, json_text};
 
 const DEPTH: usize = 100_000;
 /// The stack of a typical worker thread.
@@ -27,17 +27,27 @@ fn unbounded() -> Options {
     Options::default().max_depth(usize::MAX)
 }
 
-/// Parses, normalizes and splices `line`; returns the spliced text and the
-/// number of repairs. Everything deep is dropped level by level.
+/// Parses, normalizes and writes the repairs back into `line`
+/// (`Normalizer::normalize_text`, which drops the value level by level);
+/// returns the text and the number of repairs.
 fn process(schema: &Value, line: &str) -> (String, usize) {
     let normalizer = Normalizer::compile(schema)
         .unwrap()
         .with_options(unbounded());
-    let mut value = json_text::from_str(line, usize::MAX).unwrap();
-    let report = normalizer.normalize(&mut value).unwrap();
-    let spliced = splice(line, &value, &report).unwrap();
-    deep::drop_value(value);
-    (spliced, report.len())
+    let (spliced, report) = normalizer.normalize_text(line).unwrap();
+    (spliced.into_owned(), report.len())
+}
+
+/// The labels of a chain of `{"label": .., "next": ..}` objects, read link
+/// by link (no recursion).
+fn labels(chain: &Value) -> Vec<&str> {
+    let mut labels = Vec::new();
+    let mut at = chain;
+    while let Some(label) = at.get("label").and_then(Value::as_str) {
+        labels.push(label);
+        at = &at["next"];
+    }
+    labels
 }
 
 #[test]
@@ -195,7 +205,7 @@ fn a_shallow_chain_is_its_type() {
 
 #[test]
 fn derived_code_walks_any_depth() {
-    let (spliced, repairs) = on_worker(|| {
+    let (found, repairs) = on_worker(|| {
         let line = format!(
             "{}null{}",
             r#"{"label": "&lt;", "next": "#.repeat(DEPTH),
@@ -203,17 +213,14 @@ fn derived_code_walks_any_depth() {
         );
         let mut value = json_text::from_str(&line, usize::MAX).unwrap();
         let report = Chain::normalize(&mut value, &unbounded()).unwrap();
-        let spliced = splice(&line, &value, &report).unwrap();
+        let decoded = labels(&value).iter().filter(|label| **label == "<").count();
+        let links = labels(&value).len();
         deep::drop_value(value);
-        (spliced, report.len())
+        ((decoded, links), report.len())
     });
-    let expected = format!(
-        "{}null{}",
-        r#"{"label": "<", "next": "#.repeat(DEPTH),
-        "}".repeat(DEPTH)
-    );
+    // Every link's label decoded.
+    assert_eq!(found, (DEPTH, DEPTH));
     assert_eq!(repairs, DEPTH);
-    assert!(spliced == expected, "the spliced line differs");
 }
 
 #[test]
@@ -233,13 +240,12 @@ fn derived_and_dynamic_agree_on_a_deep_chain() {
             .normalize(&mut dynamic)
             .unwrap();
         assert_eq!(derived_report, dynamic_report);
-        let texts = (
-            splice(&line, &derived, &derived_report).unwrap(),
-            splice(&line, &dynamic, &dynamic_report).unwrap(),
-        );
+        let labels = (labels(&derived).join(","), labels(&dynamic).join(","));
         deep::drop_value(derived);
         deep::drop_value(dynamic);
-        texts
+        labels
     });
     assert_eq!(derived, dynamic);
+    // Decoded until stable: `&amp;amp;` is `&`.
+    assert_eq!(derived, vec!["&"; 1_000].join(","));
 }

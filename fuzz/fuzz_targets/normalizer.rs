@@ -3,7 +3,8 @@
 //! lengths and non-string scalars never change and JSON is decoded only where
 //! the plan declares it (`toolargs_fuzz::invariants`); a clean report means
 //! unchanged arguments; every repair's pointer exists in the result; and
-//! `splice` of the original text parses back to the normalized value.
+//! the text path (`normalize_text`) writes the same repairs back into the
+//! text, which parses back to the normalized value.
 //!
 //! Input: up to three sections separated by a line holding `%%`. The first
 //! is read with `arbitrary` into options, a schema and (when there is no
@@ -16,7 +17,6 @@
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use toolargs::Normalizer;
-use toolargs::splice::splice;
 use toolargs_fuzz::invariants::check_changes;
 use toolargs_fuzz::json_gen::Gen;
 
@@ -105,7 +105,11 @@ fn run(data: &[u8]) -> arbitrary::Result<()> {
             "repair at a pointer not in the result: {repair:?}"
         );
     }
-    let spliced = splice(&text, &normalized, &report).expect("the original text is JSON");
+    // The text path writes the same repairs back into the text.
+    let (spliced, text_report) = normalizer
+        .normalize_text(&text)
+        .expect("the original text is JSON, normalized above");
+    assert_eq!(text_report, report);
     // Parsed without serde_json's fixed limit of 128: decoded strings may
     // nest deeper than the arguments text did.
     let back = toolargs::json_text::from_str(&spliced, usize::MAX)

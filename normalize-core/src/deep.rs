@@ -2,7 +2,8 @@
 //! algorithm to go.
 //!
 //! Parsing ([`crate::json_text`]), normalizing ([`crate::Normalizer`], the
-//! code `#[derive(ToolArgs)]` generates) and [`crate::splice`] recurse once
+//! code `#[derive(ToolArgs)]` generates) and writing repairs back into a text
+//! ([`crate::Normalizer::normalize_text`]) recurse once
 //! per level of nesting. Below the first 32 levels, each level first makes
 //! sure the stack has room for it and, when it does not, carries on in a
 //! fresh segment on the heap (`stacker`, the crate the Rust compiler uses for

@@ -51,7 +51,7 @@ pub mod policy;
 pub mod rejection;
 mod repeated_keys;
 mod report;
-pub mod splice;
+mod splice;
 pub mod stream;
 pub mod tool_args;
 pub mod toolbox;

@@ -25,7 +25,8 @@ pub struct Options {
     /// limit).
     ///
     /// For normalization, a bound on work and memory, not on the stack:
-    /// parsing, the walk and [`crate::splice`] grow their stack on the heap
+    /// parsing, the walk and writing repairs back into a text grow their
+    /// stack on the heap
     /// as they go deeper ([`crate::deep`]), so for them any bound,
     /// `usize::MAX` included, is safe on any thread, a 2 MiB async worker
     /// included. Time and memory grow
@@ -287,7 +288,7 @@ impl Normalizer {
     /// Normalizes arguments given as JSON text and writes the repairs back
     /// into that text: every byte the repairs did not touch (numbers as
     /// written, spacing, key order, escapes) stays as it came, so a log
-    /// keeps its bytes ([`crate::splice`]). Text that no repair can apply to
+    /// keeps its bytes. Text that no repair can apply to
     /// is only checked to be JSON and comes back borrowed, without a value
     /// ever being built. The nesting bound is [`Options::max_depth`], and
     /// parsing, like the walk, is safe at any depth the bound allows.
@@ -327,7 +328,7 @@ impl Normalizer {
         let outcome = match self.normalize(&mut value) {
             Ok(report) => crate::splice::splice(text, &value, &report)
                 .map(|spliced| (Cow::Owned(spliced), report))
-                .map_err(NormalizeTextError::from),
+                .map_err(|e| NormalizeTextError::Splice { offset: e.offset }),
             Err(e) => Err(e.into()),
         };
         // The value may nest as deep as the text: dropped without recursion.
@@ -365,8 +366,13 @@ pub enum NormalizeTextError {
     /// The repairs could not be written back into the text. The text was
     /// parsed just before, so this means a defect, reported rather than
     /// hidden.
-    #[error(transparent)]
-    Splice(#[from] crate::splice::SpliceError),
+    #[error(
+        "the repairs could not be written back: the text is not well-formed JSON at byte {offset}"
+    )]
+    Splice {
+        /// Byte offset where writing back stopped.
+        offset: usize,
+    },
 }
 
 impl NormalizeTextError {
