@@ -62,6 +62,15 @@ struct Crate {
     modules: BTreeMap<ModPath, Module>,
 }
 
+impl Module {
+    /// Notes what an item's code names: its paths, and the schema keywords
+    /// among its string literals.
+    fn read_code(&mut self, tokens: TokenStream) {
+        self.schema_words += schema_words_in(tokens.clone());
+        self.paths.extend(paths_in(tokens));
+    }
+}
+
 impl Crate {
     fn load(root: &Path) -> Crate {
         let mut krate = Crate {
@@ -136,15 +145,9 @@ impl Crate {
                 }
                 syn::Item::Impl(mut imp) => {
                     imp.items.retain(|item| !is_cfg_test(impl_item_attrs(item)));
-                    let tokens = imp.into_token_stream();
-                    module.schema_words += schema_words_in(tokens.clone());
-                    module.paths.extend(paths_in(tokens));
+                    module.read_code(imp.into_token_stream());
                 }
-                item => {
-                    let tokens = item.into_token_stream();
-                    module.schema_words += schema_words_in(tokens.clone());
-                    module.paths.extend(paths_in(tokens));
-                }
+                item => module.read_code(item.into_token_stream()),
             }
         }
         self.modules.insert(at, module);

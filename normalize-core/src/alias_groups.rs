@@ -18,8 +18,8 @@ pub(crate) fn alias_of(schema: &Value) -> Option<&str> {
 }
 
 /// Whether `branches` (an `anyOf`) are a required field and its aliases as
-/// `crate::compile::annotate::declare_aliases` writes them: branches that only list `required`
-/// names. Such a group is no union of variants.
+/// `crate::compile::annotate::declare_aliases` writes them: branches that
+/// only list `required` names. Such a group is no union of variants.
 pub(crate) fn is_alias_group(branches: &[Value]) -> bool {
     branches.iter().all(|branch| {
         branch.as_object().is_some_and(|map| {

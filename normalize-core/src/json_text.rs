@@ -132,21 +132,7 @@ pub fn nesting(text: &str) -> usize {
 /// [`JsonTextError::TooDeep`] before any parsing when the text nests deeper
 /// than `max_depth`; [`JsonTextError::Syntax`] when it is not JSON.
 pub fn from_str(text: &str, max_depth: usize) -> Result<Value, JsonTextError> {
-    from_str_inspected(text, max_depth).map(|(value, _)| value)
-}
-
-/// [`from_str`], also returning the [`TextFacts`] of the scan that bounded
-/// the nesting (so a caller can skip normalizing text that cannot need it).
-///
-/// # Errors
-///
-/// As [`from_str`].
-pub(crate) fn from_str_inspected(
-    text: &str,
-    max_depth: usize,
-) -> Result<(Value, TextFacts), JsonTextError> {
-    let facts = inspect(text);
-    from_str_with_facts(text, facts, max_depth).map(|value| (value, facts))
+    read(text, inspect(text), max_depth)
 }
 
 /// [`from_str`] for a caller that already scanned `text`: `facts` must be
@@ -180,8 +166,9 @@ pub(crate) fn check_with_facts(
     read::<Checked>(text, facts, max_depth).map(|Checked| ())
 }
 
-/// [`from_str_inspected`], also saying what the parse noted for a call's
-/// arguments ([`crate::repeated_keys::Read`]): an object with a key twice,
+/// [`from_str`], also returning the scan's [`TextFacts`] and saying what
+/// the parse noted for a call's arguments ([`crate::repeated_keys::Read`]):
+/// an object with a key twice,
 /// where serde's derive refuses a repeated field, and numbers written with a
 /// fraction or an exponent.
 pub(crate) fn from_str_tracked(

@@ -80,7 +80,7 @@ pub(crate) const DISTINCT: &str = "x-toolargs-distinct";
 /// The keyword beside `"type": "integer"` where serde reads a Rust integer
 /// and no model says so (a serde reading of the crate's `untagged` module, a
 /// field of a type that derives only `JsonSchema`, learned by
-/// `crate::__private::learned_aliases`): `true` takes no number written with
+/// `crate::compile::learned_aliases`): `true` takes no number written with
 /// a fraction or an exponent (`2.0`), which JSON Schema calls an integer and
 /// serde's integer types refuse.
 pub(crate) const WRITTEN_AS_INTEGER: &str = "x-toolargs-written-as-integer";

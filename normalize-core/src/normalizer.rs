@@ -26,8 +26,7 @@ pub struct Options {
     ///
     /// For normalization, a bound on work and memory, not on the stack:
     /// parsing, the walk and writing repairs back into a text grow their
-    /// stack on the heap
-    /// as they go deeper ([`crate::deep`]), so for them any bound,
+    /// stack on the heap as they go deeper ([`crate::deep`]), so for them any bound,
     /// `usize::MAX` included, is safe on any thread, a 2 MiB async worker
     /// included. Time and memory grow
     /// linearly with the size of the arguments whatever their depth. Drop a
@@ -288,8 +287,7 @@ impl Normalizer {
     /// Normalizes arguments given as JSON text and writes the repairs back
     /// into that text: every byte the repairs did not touch (numbers as
     /// written, spacing, key order, escapes) stays as it came, so a log
-    /// keeps its bytes. Text that no repair can apply to
-    /// is only checked to be JSON and comes back borrowed, without a value
+    /// keeps its bytes. Text that no repair can apply to is only checked to be JSON and comes back borrowed, without a value
     /// ever being built. The nesting bound is [`Options::max_depth`], and
     /// parsing, like the walk, is safe at any depth the bound allows.
     ///

@@ -565,8 +565,8 @@ pub fn inlined_newtype_branch<'v>(
 /// Declares each variant alias as a branch of the enum's union of its own:
 /// a copy of the variant's branch under the alias (the unit variant's
 /// string, the externally tagged key, or the tag's value), marked
-/// `x-toolargs-alias-of` with the wire name, so validation takes every name serde
-/// takes and the forms that show one name per variant drop the copy
+/// `x-toolargs-alias-of` with the wire name, so validation takes every
+/// name serde takes and the forms that show one name per variant drop the copy
 /// ([`crate::export::aliases`]). A name belongs to the first variant that
 /// has it, as serde matches names in declaration order: an alias that an
 /// earlier variant has is not this one's ([`VariantNote::aliases`] leaves it

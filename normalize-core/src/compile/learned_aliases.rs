@@ -102,10 +102,7 @@ pub(crate) fn learn<T: DeserializeOwned>(hints: Hints) -> Vec<StructNames> {
         };
         let mut news_since_reset = true;
         for _ in 0..MAX_RUNS {
-            state.news = false;
-            state.expanded.clear();
-            state.fresh = false;
-            let _ = T::deserialize(Maker::root(&mut state));
+            state.run::<T>();
             if state.news {
                 news_since_reset = true;
                 continue;
@@ -123,9 +120,7 @@ pub(crate) fn learn<T: DeserializeOwned>(hints: Hints) -> Vec<StructNames> {
                 break;
             }
             news_since_reset = false;
-            for choice in state.enums.values_mut() {
-                choice.tried.iter_mut().for_each(|tried| *tried = false);
-            }
+            state.untry_variants();
         }
         learn_required::<T>(&mut state);
         state.names()
@@ -145,27 +140,18 @@ fn learn_required<T: DeserializeOwned>(state: &mut State) {
     let mut target = 0;
     while target < state.structs.len() && runs < MAX_RUNS {
         let found = &state.structs[target];
-        // Known already (read whole with its required fields alone, as a
-        // recursive type's inner values are), or never declared (generic).
-        let known = found
-            .visitors
-            .iter()
-            .all(|visitor| found.whole_with_required.contains(visitor));
-        if known || found.visitors.len() != 1 {
+        // Never declared (generic), or known already (read whole with its
+        // required fields alone, as a recursive type's inner values are).
+        if found.visitors.len() != 1 || found.required_known() {
             target += 1;
             continue;
         }
         state.target = Some(target);
-        for choice in state.enums.values_mut() {
-            choice.tried.iter_mut().for_each(|tried| *tried = false);
-        }
+        state.untry_variants();
         while runs < MAX_RUNS {
             runs += 1;
-            state.news = false;
-            state.fresh = false;
             state.target_met = false;
-            state.expanded.clear();
-            let _ = T::deserialize(Maker::root(state));
+            state.run::<T>();
             // Read again while it learns; while the struct was not met,
             // with the next variants.
             if !state.news && (state.target_met || !state.fresh) {
@@ -577,7 +563,36 @@ struct State {
     target_met: bool,
 }
 
+impl Struct {
+    /// Whether which fields serde requires is known for the struct: it is
+    /// no generic type's (whose instances may differ), and serde took it
+    /// with only its required fields sent.
+    fn required_known(&self) -> bool {
+        self.visitors.len() == 1
+            && self
+                .visitors
+                .iter()
+                .all(|visitor| self.whole_with_required.contains(visitor))
+    }
+}
+
 impl State {
+    /// One run of `T`'s `Deserialize` over made-up values, with what a run
+    /// notes cleared first.
+    fn run<T: DeserializeOwned>(&mut self) {
+        self.news = false;
+        self.fresh = false;
+        self.expanded.clear();
+        let _ = T::deserialize(Maker::root(self));
+    }
+
+    /// Every enum's variants are read again, from the first.
+    fn untry_variants(&mut self) {
+        for choice in self.enums.values_mut() {
+            choice.tried.iter_mut().for_each(|tried| *tried = false);
+        }
+    }
+
     fn struct_id(
         &mut self,
         container: &'static str,
@@ -629,13 +644,7 @@ impl State {
                 integers: Vec::new(),
                 required: None,
             };
-            let single = found.visitors.len() == 1;
-            if single
-                && found
-                    .visitors
-                    .iter()
-                    .all(|visitor| found.whole_with_required.contains(visitor))
-            {
+            if found.required_known() {
                 names.required = Some(
                     found
                         .fields

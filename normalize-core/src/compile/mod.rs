@@ -46,8 +46,8 @@ pub struct Compiled {
 
 impl Compiled {
     /// Generates `T`'s schema with schemars, applies the derive's
-    /// annotations (`annotate`: aliases, verbatim marks, `open`) to it and to the
-    /// definitions of the `ToolArgs` types it contains, closes the whole
+    /// annotations (`annotate`: aliases, verbatim marks, `open`) to it and
+    /// to the definitions of the `ToolArgs` types it contains, closes the whole
     /// document ([`crate::closing`]), has untagged unions taken in serde's
     /// order ([`crate::untagged`]), writes integer formats as bounds
     /// ([`crate::integer_bounds`]) and compiles it.

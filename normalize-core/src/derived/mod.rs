@@ -31,6 +31,7 @@ pub fn from_model_full<T: ToolArgs>(
 ) -> Result<crate::tool_args::Parsed<T>, crate::tool_args::ArgsError> {
     crate::tool_args::from_model_full(raw, options)
 }
+
 impl Compiled {
     /// `T`'s contract ([`Compiled::build`] with what `T`'s derive
     /// generated).

@@ -2,9 +2,8 @@
 //! bounded pattern engine, [`WRITTEN_AS_INTEGER`]), and how a keyword of
 //! ours carries its report to `describe` and finds its table's entries.
 
-use serde_json::Value;
-
 use crate::keywords::WRITTEN_AS_INTEGER;
+use serde_json::Value;
 
 /// [`WRITTEN_AS_INTEGER`] as the validator checks it (`false` takes all).
 struct WrittenAsInteger(bool);
