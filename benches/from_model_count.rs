@@ -7,7 +7,8 @@
 //! `medium`, `large`; `clean` or `damaged`). A run with 0 calls measures
 //! what the process costs without them, to subtract. A fourth argument,
 //! `bare`, counts `serde_json::from_str::<T>` instead, the floor; `toolbox`
-//! counts `Toolbox::check` of the call for a typed tool.
+//! counts `Toolbox::check` of the call for a typed tool; `full`, the full
+//! path alone (what a type the clean read cannot vouch for always takes).
 
 use std::hint::black_box;
 use toolargs::ToolArgs;
@@ -55,6 +56,19 @@ fn main() {
         assert!(toolbox.check(&(), call(&text)).is_ok());
         for _ in 0..calls {
             let _ = black_box(toolbox.check(&(), call(black_box(&text))).is_ok());
+        }
+        return;
+    }
+    if args.get(3).map(String::as_str) == Some("full") {
+        let options = toolargs::Options::default();
+        for _ in 0..calls {
+            let _ = black_box(
+                toolargs::__private::from_model_full::<SearchArgs>(
+                    black_box(text.as_str()).into(),
+                    &options,
+                )
+                .is_ok(),
+            );
         }
         return;
     }

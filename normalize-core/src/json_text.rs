@@ -5,6 +5,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::entities;
+use crate::repeated_keys::{Notes, Tracked};
 
 /// Why a JSON text was not parsed.
 #[derive(Debug, thiserror::Error)]
@@ -12,7 +13,7 @@ pub enum JsonTextError {
     /// The text nests arrays and objects deeper than allowed.
     #[error("JSON nests {found} levels deep, more than the limit of {limit}")]
     TooDeep {
-        /// Nesting found (counted before parsing).
+        /// Nesting found (brackets outside strings, counted over the whole text).
         found: usize,
         /// The limit in force.
         limit: usize,
@@ -129,10 +130,11 @@ pub fn nesting(text: &str) -> usize {
 ///
 /// # Errors
 ///
-/// [`JsonTextError::TooDeep`] before any parsing when the text nests deeper
-/// than `max_depth`; [`JsonTextError::Syntax`] when it is not JSON.
+/// [`JsonTextError::TooDeep`] when the text nests deeper than `max_depth`,
+/// whatever else is wrong with it; [`JsonTextError::Syntax`] when it is not
+/// JSON.
 pub fn from_str(text: &str, max_depth: usize) -> Result<Value, JsonTextError> {
-    read(text, inspect(text), max_depth)
+    read_noting(text, max_depth, &Notes::default(), false)
 }
 
 /// [`from_str`] for a caller that already scanned `text`: `facts` must be
@@ -166,47 +168,78 @@ pub(crate) fn check_with_facts(
     read::<Checked>(text, facts, max_depth).map(|Checked| ())
 }
 
-/// [`from_str`], also returning the scan's [`TextFacts`] and saying what
-/// the parse noted for a call's arguments ([`crate::repeated_keys::Read`]):
-/// an object with a key twice,
+/// [`from_str`], also saying whether normalizing the value could change
+/// anything (as [`TextFacts::may_need_repair`] does, from what the parse
+/// saw: `false` is certain) and what the parse noted for a call's
+/// arguments ([`crate::repeated_keys::Read`]): an object with a key twice,
 /// where serde's derive refuses a repeated field, and numbers written with a
 /// fraction or an exponent.
 pub(crate) fn from_str_tracked(
     text: &str,
     max_depth: usize,
-) -> Result<(Value, TextFacts, crate::repeated_keys::Read), JsonTextError> {
-    let facts = inspect(text);
-    let (value, repeated, fractions) = read_tracked(text, facts, max_depth)?;
-    let read = crate::repeated_keys::Read::of(text, facts.nesting, repeated, fractions);
-    Ok((value, facts, read))
+) -> Result<(Value, bool, crate::repeated_keys::Read), JsonTextError> {
+    // One search of the whole text vouches for every string that is a
+    // plain slice of it; the parse looks at the rest.
+    let vouched = entities::no_candidate_in_any_part(text.as_bytes());
+    let notes = Notes::default();
+    let value = read_noting(text, max_depth, &notes, vouched)?;
+    let may_need_repair = !vouched || notes.may_need_repair.get();
+    let read = crate::repeated_keys::Read::of(
+        text,
+        notes.nesting.get(),
+        notes.repeated.get(),
+        notes.fractions.get(),
+    );
+    Ok((value, may_need_repair, read))
 }
 
-/// [`from_str_with_facts`], also saying whether an object of the text had
-/// a key twice (the value keeps the last member; [`crate::repeated_keys`]).
+/// [`from_str`], also saying whether an object of the text had a key twice
+/// (the value keeps the last member; [`crate::repeated_keys`]).
 pub(crate) fn from_str_noting_repeats(
     text: &str,
-    facts: TextFacts,
     max_depth: usize,
 ) -> Result<(Value, bool), JsonTextError> {
-    read_tracked(text, facts, max_depth).map(|(value, repeated, _)| (value, repeated))
+    let notes = Notes::default();
+    let value = read_noting(text, max_depth, &notes, false)?;
+    Ok((value, notes.repeated.get()))
 }
 
-/// [`read`] of a `Value` through [`crate::repeated_keys::Tracked`]: whether
-/// an object had a key twice, and whether a number had a fraction or an
-/// exponent.
-fn read_tracked(
+/// Parses `text` through [`Tracked`], which checks the nesting as it goes
+/// (and keeps the stack safe at any depth), noting in `notes` what it saw;
+/// `strings` as [`Tracked::strings`]. The errors are the ones a scan before
+/// the parse would give: text that nests past `max_depth` is refused for
+/// that, whatever else is wrong with it, so the scan runs only on failure.
+fn read_noting(
     text: &str,
-    facts: TextFacts,
     max_depth: usize,
-) -> Result<(Value, bool, bool), JsonTextError> {
-    let repeated = std::cell::Cell::new(false);
-    let fractions = std::cell::Cell::new(false);
-    let seed = crate::repeated_keys::Tracked {
-        repeated: &repeated,
-        fractions: &fractions,
+    notes: &Notes,
+    strings: bool,
+) -> Result<Value, JsonTextError> {
+    let seed = Tracked {
+        notes,
+        depth: 0,
+        limit: max_depth,
+        strings,
     };
-    let value = read_seed(text, facts, max_depth, seed)?;
-    Ok((value, repeated.get(), fractions.get()))
+    let mut de = serde_json::Deserializer::from_str(text);
+    // The seed holds the nesting to the caller's limit; the parser's own
+    // (fixed) one would refuse depths the caller allowed.
+    de.disable_recursion_limit();
+    let read = serde::de::DeserializeSeed::deserialize(seed, &mut de).and_then(|value| {
+        de.end()?;
+        Ok(value)
+    });
+    read.map_err(|error| {
+        let found = nesting(text);
+        if found > max_depth {
+            JsonTextError::TooDeep {
+                found,
+                limit: max_depth,
+            }
+        } else {
+            JsonTextError::Syntax(error)
+        }
+    })
 }
 
 /// Parses `text` into `T` within `max_depth` levels, at any depth on any
@@ -402,6 +435,103 @@ fn lone_surrogate(text: &str, line: usize, column: usize) -> Option<(usize, usiz
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// What the one-pass read says of a text is what the scan before the
+    /// parse said, or more precise: the same nesting and errors, and
+    /// "nothing to repair" only where normalizing changes nothing.
+    fn agrees_with_the_scan(text: &str) {
+        // Every location declares an array or an object and no string, so a
+        // string that starts like JSON is decoded wherever it is, and any
+        // other has its references decoded.
+        let normalizer = crate::Normalizer::compile(&serde_json::json!({
+            "type": ["array", "object"],
+            "items": {"$ref": "#"},
+            "additionalProperties": {"$ref": "#"},
+        }))
+        .unwrap();
+        let scanned = inspect(text);
+        for limit in [0, 1, 2, 3, 128] {
+            match from_str_tracked(text, limit) {
+                Ok((value, may_need_repair, _)) => {
+                    assert!(scanned.nesting <= limit, "{text:.60}");
+                    // Where the scan was sure, so is the parse.
+                    if !scanned.may_need_repair {
+                        assert!(!may_need_repair, "{text:.60}");
+                    }
+                    if !may_need_repair {
+                        let mut normalized = value.clone();
+                        let report = normalizer.normalize(&mut normalized).unwrap();
+                        assert!(report.is_clean(), "{text:.60}: {report:?}");
+                        assert_eq!(normalized, value, "{text:.60}");
+                    }
+                    assert_eq!(value, serde_json::from_str::<Value>(text).unwrap());
+                }
+                Err(JsonTextError::TooDeep { found, limit: l }) => {
+                    assert_eq!((found, l), (scanned.nesting, limit), "{text:.60}");
+                    assert!(found > limit);
+                }
+                Err(JsonTextError::Syntax(error)) => {
+                    assert!(scanned.nesting <= limit, "{text:.60}");
+                    let theirs = serde_json::from_str::<Value>(text).unwrap_err();
+                    assert_eq!(error.to_string(), theirs.to_string(), "{text:.60}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_parse_tells_what_the_scan_told() {
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        let deep_broken = format!("{}1,{}", "[".repeat(200), "]".repeat(200));
+        for text in [
+            r#"{"a": "\u0026amp;"}"#,
+            r#"{"a": "&\u0061mp;"}"#,
+            r#"{"a": "\n[1]"}"#,
+            r#"{"a": "\t {\"b\": 1}"}"#,
+            r#"{"a": " [1]"}"#,
+            r#"{"a": "x\n\u005b"}"#,
+            r#"{"a": "AT&T"}"#,
+            r#"{"a": "AT\u0026T"}"#,
+            r#"{"a": "x &amp; y"}"#,
+            r#"{"\u0026amp;": 1, "[": "]"}"#,
+            r#"["plain", "\"quoted\"", "\\[", 1.5, -2, null]"#,
+            r#""&lt;""#,
+            r#""\u005b1]""#,
+            "[[[1]]]",
+            "[[[1,]]]",
+            r#"{"a": [1, 2}"#,
+            "",
+            "[1] x",
+            deep.as_str(),
+            deep_broken.as_str(),
+        ] {
+            agrees_with_the_scan(text);
+        }
+    }
+
+    proptest::proptest! {
+        /// Strings built from the pieces that make a repair (or almost),
+        /// written plainly and through escapes.
+        #[test]
+        fn the_parse_tells_what_the_scan_told_on_any_strings(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "&", "amp;", "lt;", "#38;", "AT&T", "[", "{", " ", r"\n", r"\t",
+                    r"\u0026", r"\u005b", r"\u0020", "a", "é", r"\\", r#"\""#,
+                ]),
+                0..8,
+            ),
+            nested in proptest::bool::ANY,
+        ) {
+            let string = format!("\"{}\"", parts.concat());
+            let text = if nested {
+                format!(r#"{{"k": [{string}, {{"{}": {string}}}]}}"#, parts.concat())
+            } else {
+                string
+            };
+            agrees_with_the_scan(&text);
+        }
+    }
 
     #[test]
     fn checks_what_it_would_parse_without_building_it() {

@@ -558,11 +558,7 @@ impl<'r> Repairer<'r> {
         if !declared.wants_json() {
             return Ok(false);
         }
-        let shape = match text
-            .trim_start_matches([' ', '\t', '\n', '\r'])
-            .as_bytes()
-            .first()
-        {
+        let shape = match crate::byte_scan::first_after_whitespace(text) {
             Some(b'[') if declared.contains(JsonType::Array) => JsonType::Array,
             Some(b'{') if declared.contains(JsonType::Object) => JsonType::Object,
             _ => return Ok(false),

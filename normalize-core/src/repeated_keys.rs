@@ -44,14 +44,66 @@ impl Read {
     }
 }
 
-/// A `Value` read the way serde_json reads one, noting in `repeated`
-/// whether any object had a key twice, and in `fractions` whether a number
-/// was read as a float (written with a fraction or an exponent, or past
-/// 64 bits).
+/// What a read of a text through [`Tracked`] noticed on the way.
+#[derive(Debug, Default)]
+pub(crate) struct Notes {
+    /// Some object had a key twice.
+    pub(crate) repeated: Cell<bool>,
+    /// Some number was read as a float (written with a fraction or an
+    /// exponent, or past 64 bits).
+    pub(crate) fractions: Cell<bool>,
+    /// The deepest nesting read (the root container is at 1).
+    pub(crate) nesting: Cell<usize>,
+    /// Some string value could be repaired (see [`Tracked::strings`]).
+    pub(crate) may_need_repair: Cell<bool>,
+}
+
+/// A `Value` read the way serde_json reads one, noting what the read saw in
+/// [`Notes`], and refusing to nest past `limit` levels (on a stack with room
+/// for them at any depth, [`crate::deep::guard`]). So one pass over a text
+/// both parses it and tells what a scan before the parse used to.
 #[derive(Clone, Copy)]
 pub(crate) struct Tracked<'a> {
-    pub(crate) repeated: &'a Cell<bool>,
-    pub(crate) fractions: &'a Cell<bool>,
+    pub(crate) notes: &'a Notes,
+    /// Level of the value being read: the root is at 0.
+    pub(crate) depth: usize,
+    /// Most levels of nesting allowed.
+    pub(crate) limit: usize,
+    /// Whether to note string values normalization could change: one whose
+    /// text starts like JSON (after JSON whitespace), or, decoded from
+    /// escapes, holds a `&` that could start a character reference. A
+    /// string read as a plain slice of the text is not searched for a `&`:
+    /// the caller searched the whole text once and found none in any part
+    /// (`entities::no_candidate_in_any_part`).
+    pub(crate) strings: bool,
+}
+
+impl Tracked<'_> {
+    /// The seed of a container's members, or an error past the limit.
+    fn members<E: serde::de::Error>(self) -> Result<Self, E> {
+        if self.depth >= self.limit {
+            return Err(E::custom(format_args!(
+                "nesting past the limit of {}",
+                self.limit
+            )));
+        }
+        self.notes
+            .nesting
+            .set(self.notes.nesting.get().max(self.depth + 1));
+        Ok(Tracked {
+            depth: self.depth + 1,
+            ..self
+        })
+    }
+
+    fn note_string(self, value: &str, escaped: bool) {
+        if self.strings
+            && (crate::byte_scan::opens_like_json(value)
+                || (escaped && crate::entities::has_reference_candidate(value.as_bytes())))
+        {
+            self.notes.may_need_repair.set(true);
+        }
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Tracked<'_> {
@@ -78,13 +130,20 @@ impl<'de> Visitor<'de> for Tracked<'_> {
         Ok(Value::from(value))
     }
     fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
-        self.fractions.set(true);
+        self.notes.fractions.set(true);
         Ok(serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number))
     }
+    fn visit_borrowed_str<E>(self, value: &'de str) -> Result<Value, E> {
+        self.note_string(value, false);
+        Ok(Value::String(value.to_owned()))
+    }
     fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        // serde_json hands a string with escapes over decoded, here.
+        self.note_string(value, true);
         Ok(Value::String(value.to_owned()))
     }
     fn visit_string<E>(self, value: String) -> Result<Value, E> {
+        self.note_string(&value, true);
         Ok(Value::String(value))
     }
     fn visit_unit<E>(self) -> Result<Value, E> {
@@ -97,21 +156,27 @@ impl<'de> Visitor<'de> for Tracked<'_> {
         de.deserialize_any(self)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element_seed(self)? {
-            items.push(item);
-        }
-        Ok(Value::Array(items))
+        let item = self.members()?;
+        crate::deep::guard(self.depth, || {
+            let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(value) = seq.next_element_seed(item)? {
+                items.push(value);
+            }
+            Ok(Value::Array(items))
+        })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut members = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let member = map.next_value_seed(self)?;
-            if members.insert(key, member).is_some() {
-                self.repeated.set(true);
+        let member = self.members()?;
+        crate::deep::guard(self.depth, || {
+            let mut members = Map::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let value = map.next_value_seed(member)?;
+                if members.insert(key, value).is_some() {
+                    self.notes.repeated.set(true);
+                }
             }
-        }
-        Ok(Value::Object(members))
+            Ok(Value::Object(members))
+        })
     }
 }
 
@@ -212,17 +277,18 @@ mod tests {
     use super::*;
 
     fn tracked(text: &str) -> (Value, bool) {
-        let repeated = Cell::new(false);
-        let fractions = Cell::new(false);
+        let notes = Notes::default();
         let mut de = serde_json::Deserializer::from_str(text);
         let value = Tracked {
-            repeated: &repeated,
-            fractions: &fractions,
+            notes: &notes,
+            depth: 0,
+            limit: usize::MAX,
+            strings: true,
         }
         .deserialize(&mut de)
         .unwrap();
         de.end().unwrap();
-        (value, repeated.get())
+        (value, notes.repeated.get())
     }
 
     #[test]

@@ -291,8 +291,8 @@ fn text_value(text: &str, options: &Options) -> Result<(Value, bool, Read), Args
             Read::default(),
         ));
     }
-    let (value, facts, read) =
-        json_text::from_str_tracked(text, options.max_depth).map_err(|error| match error {
+    let (value, may_need_repair, read) = json_text::from_str_tracked(text, options.max_depth)
+        .map_err(|error| match error {
             JsonTextError::TooDeep { limit, .. } => ArgsError::Limit(NormalizeError::TooDeep {
                 pointer: String::new(),
                 limit,
@@ -301,7 +301,7 @@ fn text_value(text: &str, options: &Options) -> Result<(Value, bool, Read), Args
                 ArgsError::Syntax(SyntaxError::json(SyntaxKind::Arguments, None, &error, text))
             }
         })?;
-    Ok((value, facts.may_need_repair, read))
+    Ok((value, may_need_repair, read))
 }
 
 /// What [`ToolArgs::from_model_with`] does once the arguments are parsed:

@@ -238,7 +238,7 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
     if facts.nesting <= max_depth {
         // Nothing in it can be too deep: the common case, one scan.
         let (value, repeated) =
-            json_text::from_str_noting_repeats(text, facts, max_depth).map_err(syntax)?;
+            json_text::from_str_noting_repeats(text, max_depth).map_err(syntax)?;
         return Ok((value, Source::new(text, None, HashSet::new(), repeated)));
     }
     let scan = source::scan(text);
@@ -256,7 +256,7 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
     let limit = own_limit.saturating_add(max_depth);
     if deep.is_empty() {
         let (value, repeated) =
-            json_text::from_str_noting_repeats(text, facts, usize::MAX).map_err(syntax)?;
+            json_text::from_str_noting_repeats(text, usize::MAX).map_err(syntax)?;
         return Ok((
             value,
             Source::new(text, Some(scan), HashSet::new(), repeated),
@@ -278,8 +278,7 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
     // bracket), so this is the text it was, as UTF-8.
     let masked = String::from_utf8_lossy(&masked);
     let (mut value, repeated) =
-        json_text::from_str_noting_repeats(&masked, json_text::inspect(&masked), limit)
-            .map_err(syntax)?;
+        json_text::from_str_noting_repeats(&masked, limit).map_err(syntax)?;
     let mut textified = HashSet::new();
     for (pointer, member) in deep {
         let Some(slot) = value.pointer_mut(pointer) else {

@@ -37,7 +37,8 @@ impl Arguments {
     }
 
     /// [`Arguments::into_value`], also saying whether normalization could
-    /// change anything (see [`json_text::TextFacts::may_need_repair`]; a
+    /// change anything (see [`json_text::TextFacts::may_need_repair`], here
+    /// learned by the parse; a
     /// value that arrived parsed is assumed to need it), and where text had
     /// a key twice in one object ([`crate::repeated_keys`]; a value that
     /// arrived parsed kept one member of each, and says nothing).
@@ -59,7 +60,7 @@ impl Arguments {
                 Ok((Value::Object(Default::default()), false, Default::default()))
             }
             Arguments::Text(text) => match json_text::from_str_tracked(&text, max_depth) {
-                Ok((value, facts, read)) => Ok((value, facts.may_need_repair, read)),
+                Ok((value, may_need_repair, read)) => Ok((value, may_need_repair, read)),
                 Err(JsonTextError::Syntax(e)) => {
                     Err(SyntaxError::json(SyntaxKind::Arguments, None, &e, &text))
                 }

@@ -344,7 +344,7 @@ fn deeper<E: de::Error>(depth: usize) -> Result<usize, E> {
 fn text<E: de::Error>(at: At<'_>, free: &Free, text: &str) -> Result<(), E> {
     let leaf = matches!(at, At::Node(_) | At::Variant(..));
     if leaf
-        && (like_json(text)
+        && (crate::byte_scan::opens_like_json(text)
             || (!free.holds(text) && crate::entities::has_reference_candidate(text.as_bytes())))
     {
         return Err(E::custom(NOT_CLEAN));
@@ -410,22 +410,6 @@ impl Free {
     fn holds(&self, text: &str) -> bool {
         let start = text.as_ptr() as usize;
         self.start <= start && start + text.len() <= self.end
-    }
-}
-
-/// Whether a decoded string begins, after JSON whitespace, with `[` or `{`.
-#[inline]
-fn like_json(text: &str) -> bool {
-    // Most strings start with a letter: one comparison answers.
-    match text.as_bytes().first() {
-        Some(b'[' | b'{') => true,
-        Some(b' ' | b'\t' | b'\n' | b'\r') => matches!(
-            text.trim_start_matches([' ', '\t', '\n', '\r'])
-                .as_bytes()
-                .first(),
-            Some(b'[' | b'{')
-        ),
-        _ => false,
     }
 }
 
