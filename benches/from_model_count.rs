@@ -8,7 +8,10 @@
 //! what the process costs without them, to subtract. A fourth argument,
 //! `bare`, counts `serde_json::from_str::<T>` instead, the floor; `toolbox`
 //! counts `Toolbox::check` of the call for a typed tool; `full`, the full
-//! path alone (what a type the clean read cannot vouch for always takes).
+//! path alone (what a type the clean read cannot vouch for always takes);
+//! `pipeline`, the validating pipeline of `benches/clean_path.rs`
+//! (`from_str::<Value>`, `jsonschema` `is_valid` against the same closed
+//! schema, `from_value::<T>`).
 
 use std::hint::black_box;
 use toolargs::ToolArgs;
@@ -69,6 +72,16 @@ fn main() {
                 )
                 .is_ok(),
             );
+        }
+        return;
+    }
+    if args.get(3).map(String::as_str) == Some("pipeline") {
+        let pipeline =
+            jsonschema::validator_for(SearchArgs::input_schema()).expect("the schema compiles");
+        for _ in 0..calls {
+            let value: serde_json::Value = serde_json::from_str(black_box(&text)).unwrap();
+            assert!(pipeline.is_valid(&value));
+            let _ = black_box(serde_json::from_value::<SearchArgs>(value).unwrap());
         }
         return;
     }
