@@ -230,8 +230,6 @@ impl Crate {
     }
 }
 
-/// Every path in `tokens` (macro bodies included) that starts with an
-/// identifier and continues with `::`: `crate::a::b`, `super::x`, `name::y`.
 /// How many string literals in `tokens` are a composition keyword of JSON
 /// Schema.
 fn schema_words_in(tokens: TokenStream) -> usize {
@@ -248,6 +246,8 @@ fn schema_words_in(tokens: TokenStream) -> usize {
         .sum()
 }
 
+/// Every path in `tokens` (macro bodies included) that starts with an
+/// identifier and continues with `::`: `crate::a::b`, `super::x`, `name::y`.
 fn paths_in(tokens: TokenStream) -> Vec<Vec<String>> {
     fn walk(tokens: TokenStream, out: &mut Vec<Vec<String>>) {
         let trees: Vec<TokenTree> = tokens.into_iter().collect();
@@ -497,8 +497,8 @@ const KNOWN: &[(&str, &str, usize)] = &[];
 /// schemas and keep some.)
 #[test]
 fn raw_schema_walkers_outside_the_plan_do_not_grow() {
-    const KNOWN_FILES: usize = 28;
-    const KNOWN_WORDS: usize = 267;
+    const KNOWN_FILES: usize = 27;
+    const KNOWN_WORDS: usize = 259;
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     let krate = Crate::load(&workspace.join(CRATES[0]));
     let mut by_file: BTreeMap<String, usize> = BTreeMap::new();

@@ -2,6 +2,7 @@
 //! `$ref`s resolved, patterns compiled, declared types computed to a fixed
 //! point.
 
+use super::node::Early;
 use super::pattern::Pattern;
 use super::reference::{local_pointer, push_token};
 use super::types::{JsonType, json_eq};
@@ -166,6 +167,7 @@ impl<'s> Compiler<'s> {
                 node.unions.push(subs);
             }
         }
+        node.early = early(at, map);
         node.variant_key = variant_key(map);
         node.closes_unevaluated = map.get("unevaluatedProperties") == Some(&Value::Bool(false));
         node.object = self.object_rules(at, map)?;
@@ -292,6 +294,70 @@ fn declared_by_type(at: &str, value: &Value) -> Result<TypeSet, SchemaError> {
             "a type name or an array of them",
             other,
         )),
+    }
+}
+
+/// What the validator makes of `map` (at `at`) that normalization does not
+/// read ([`Early`]). The keywords' types were checked by the caller where
+/// normalization reads them too.
+fn early(at: &str, map: &Map<String, Value>) -> Early {
+    let has = |keywords: &[&str]| keywords.iter().any(|k| map.contains_key(*k));
+    let alias_groups = ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|keyword| map.get(*keyword))
+        .map(|group| {
+            group
+                .as_array()
+                .is_some_and(|branches| crate::alias_groups::is_alias_group(branches))
+        })
+        .collect();
+    Early {
+        opens: has(&[
+            "not",
+            "if",
+            "then",
+            "else",
+            "dependentSchemas",
+            "dependentRequired",
+            "dependencies",
+            "unevaluatedItems",
+            "$dynamicRef",
+            "$recursiveRef",
+        ]) || (!at.is_empty() && map.contains_key("$id")),
+        enum_values: map.get("enum").and_then(Value::as_array).cloned(),
+        const_value: map.get("const").cloned(),
+        integer: match map.get("type") {
+            Some(Value::String(name)) => name == "integer",
+            Some(Value::Array(names)) => names.iter().any(|name| name == "integer"),
+            _ => false,
+        },
+        required: match map.get("required") {
+            Some(Value::Array(names)) => names
+                .iter()
+                .filter_map(Value::as_str)
+                .map(Box::from)
+                .collect(),
+            _ => Vec::new(),
+        },
+        shapes_contents: has(&[
+            "properties",
+            "additionalProperties",
+            "patternProperties",
+            "propertyNames",
+            "items",
+            "prefixItems",
+            "additionalItems",
+            "contains",
+            "unevaluatedProperties",
+        ]),
+        names_members: has(&["properties", "required", "additionalProperties"]),
+        unevaluated: has(&["unevaluatedProperties", "unevaluatedItems"]),
+        unevaluated_schema: matches!(
+            map.get("unevaluatedProperties"),
+            Some(schema) if !schema.is_boolean()
+        ),
+        patterns: map.contains_key("patternProperties"),
+        alias_groups,
     }
 }
 

@@ -23,15 +23,15 @@ pub(crate) enum Sub {
 #[derive(Debug, Default)]
 pub(crate) struct Node {
     /// Types declared by this node's own `type`, `enum` and `const`.
-    pub(super) own_types: TypeSet,
+    pub(crate) own_types: TypeSet,
     /// Types declared once `$ref`, `allOf`, `anyOf` and `oneOf` are counted.
     pub(super) types: TypeSet,
     /// `$ref` and `allOf`: schemas that all apply.
-    pub(super) conjuncts: Vec<Sub>,
+    pub(crate) conjuncts: Vec<Sub>,
     /// `anyOf` and `oneOf` groups: in each, the branches that apply.
-    pub(super) unions: Vec<Vec<Sub>>,
-    pub(super) object: Option<Box<ObjectRules>>,
-    pub(super) array: Option<Box<ArrayRules>>,
+    pub(crate) unions: Vec<Vec<Sub>>,
+    pub(crate) object: Option<Box<ObjectRules>>,
+    pub(crate) array: Option<Box<ArrayRules>>,
     /// The values `const` and `enum` allow here, when either is present.
     pub(super) allowed: Option<Vec<Value>>,
     /// Properties whose schema carries `const` or `enum`: the tags that decide
@@ -44,7 +44,7 @@ pub(crate) struct Node {
     pub(super) variant_key: Option<Box<str>>,
     /// `unevaluatedProperties: false`: members none of this node's parts
     /// mention are forbidden (a composed object closed where it is used).
-    pub(super) closes_unevaluated: bool,
+    pub(crate) closes_unevaluated: bool,
     /// This node carries [`VERBATIM_KEYWORD`](super::VERBATIM_KEYWORD) itself.
     pub(super) own_verbatim: bool,
     /// A string this node's `const`/`enum` allows holds `&`: such a string,
@@ -54,6 +54,47 @@ pub(crate) struct Node {
     /// carries the mark: only then is the value-dependent check needed
     /// (declared literals are looked for apart).
     pub(super) maybe_verbatim: bool,
+    /// What the validator makes of this subschema that normalization does
+    /// not read: for checks made before a value is complete.
+    pub(crate) early: Early,
+}
+
+/// What a subschema says beyond what normalization reads, for the checks the
+/// stream engine makes before a value is complete (`crate::stream::schema`):
+/// which keywords make the subschemas that apply depend on the value, and
+/// the literals, names and integer-ness the validator checks.
+#[derive(Debug, Default)]
+pub(crate) struct Early {
+    /// A keyword whose subschemas apply depending on the value (`not`,
+    /// `if`/`then`/`else`, `dependentSchemas`, `dependentRequired`,
+    /// `dependencies`, `unevaluatedItems`, `$dynamicRef`, `$recursiveRef`),
+    /// or a base URI below the root (`$id`), which changes what a reference
+    /// in it points at.
+    pub(crate) opens: bool,
+    /// Its own `enum` list.
+    pub(crate) enum_values: Option<Vec<Value>>,
+    /// Its own `const` value.
+    pub(crate) const_value: Option<Value>,
+    /// Its `type` names `integer`.
+    pub(crate) integer: bool,
+    /// The names its `required` lists.
+    pub(crate) required: Vec<Box<str>>,
+    /// It has a keyword about members or elements (`properties`,
+    /// `additionalProperties`, `patternProperties`, `propertyNames`,
+    /// `items`, `prefixItems`, `additionalItems`, `contains`,
+    /// `unevaluatedProperties`).
+    pub(crate) shapes_contents: bool,
+    /// It has `properties`, `required` or `additionalProperties`.
+    pub(crate) names_members: bool,
+    /// It has `unevaluatedProperties` or `unevaluatedItems`.
+    pub(crate) unevaluated: bool,
+    /// Its `unevaluatedProperties` is a schema (neither `true` nor `false`).
+    pub(crate) unevaluated_schema: bool,
+    /// It has `patternProperties`.
+    pub(crate) patterns: bool,
+    /// Per group of [`Node::unions`]: whether its branches only require
+    /// names (how the derive declares a required field's aliases).
+    pub(crate) alias_groups: Vec<bool>,
 }
 
 /// Property name → schema.
@@ -61,15 +102,15 @@ type Properties = names::NameTable<Sub>;
 
 #[derive(Debug, Default)]
 pub(crate) struct ObjectRules {
-    pub(super) properties: Properties,
+    pub(crate) properties: Properties,
     pub(super) patterns: Vec<(Pattern, Sub)>,
-    pub(super) additional: Option<Sub>,
+    pub(crate) additional: Option<Sub>,
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct ArrayRules {
-    pub(super) prefix: Vec<Sub>,
-    pub(super) rest: Option<Sub>,
+    pub(crate) prefix: Vec<Sub>,
+    pub(crate) rest: Option<Sub>,
 }
 
 /// A JSON Schema compiled for normalization.
@@ -116,7 +157,12 @@ impl SchemaPlan {
         self.nodes.is_empty()
     }
 
-    pub(super) fn node(&self, id: NodeId) -> &Node {
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id as usize]
+    }
+
+    /// The schema of the whole arguments value.
+    pub(crate) fn root_sub(&self) -> Sub {
+        self.root
     }
 }

@@ -263,7 +263,7 @@ impl Sink for Reader<'_, '_, '_> {
 #[derive(Debug)]
 pub(crate) struct Prepared<'s> {
     plan: Option<PlanOf<'s>>,
-    pub(crate) sites: Sites<'s>,
+    pub(crate) sites: Sites,
 }
 
 /// A plan compiled for streaming, or one its owner already compiled from
@@ -276,17 +276,25 @@ enum PlanOf<'s> {
 
 impl<'s> Prepared<'s> {
     pub(crate) fn new(schema: &'s Value) -> Self {
-        Prepared {
-            plan: SchemaPlan::compile(schema).ok().map(PlanOf::Compiled),
-            sites: Sites::compile(schema),
+        match SchemaPlan::compile(schema) {
+            Ok(plan) => Prepared {
+                sites: Sites::compile(&plan),
+                plan: Some(PlanOf::Compiled(plan)),
+            },
+            // Nothing is decided before the end: the whole text's
+            // rejection names what is wrong with the schema.
+            Err(_) => Prepared {
+                plan: None,
+                sites: Sites::undecided(),
+            },
         }
     }
 
-    /// Prepared with `plan`, compiled from `schema` already.
-    pub(crate) fn with_plan(schema: &'s Value, plan: &'s SchemaPlan) -> Self {
+    /// Prepared with `plan`, compiled from the schema already.
+    pub(crate) fn with_plan(plan: &'s SchemaPlan) -> Self {
         Prepared {
             plan: Some(PlanOf::Shared(plan)),
-            sites: Sites::compile(schema),
+            sites: Sites::compile(plan),
         }
     }
 
@@ -301,7 +309,7 @@ impl<'s> Prepared<'s> {
 /// The plan, sites and validator a call is checked against.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Checks<'s> {
-    pub(crate) sites: Option<&'s Sites<'s>>,
+    pub(crate) sites: Option<&'s Sites>,
     pub(crate) plan: Option<&'s SchemaPlan>,
     /// `None`: nothing is checked against the schema (an unknown tool's
     /// arguments are only read).
@@ -1175,7 +1183,7 @@ impl<'s> Core<'s> {
         &mut self,
         plan: &SchemaPlan,
         loc: &Loc,
-        site: Option<&super::schema::Site<'_>>,
+        site: Option<&super::schema::Site>,
         value: &Value,
         (location, on_event): (Option<Pointer>, Option<OnEvent<'_>>),
         depth: usize,

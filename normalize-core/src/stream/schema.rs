@@ -2,26 +2,30 @@
 //! is complete: which subschemas apply, whether a member key is forbidden
 //! whatever its value, and which subschemas a member or element gets.
 //!
-//! Read the way the validator reads it (`properties` and
-//! `additionalProperties` per subschema, `$ref` and `allOf` applying
-//! together), and conservatively: a location whose schema holds anything
-//! that makes the applicable subschemas depend on the value (`anyOf`,
-//! `oneOf`, `if`, `not`, `dependentSchemas`, `dependentRequired`,
-//! `patternProperties`, `unevaluatedItems`, dynamic or remote references) is
-//! *open*, and nothing below it is decided before its value is complete.
-//! Some unions are the exception: a group whose branches only require
-//! names (how the derive declares a required field's aliases) opens
-//! nothing; a union that the shape of the container found there decides
-//! resolves to that branch's site ([`Sites::resolved`]); a union of objects
-//! a tag member decides resolves once the tag's value is known
-//! ([`Sites::by_tag`]), and one its objects' single member decides, once
-//! the first key is ([`Sites::by_key`]).
+//! Read from the compiled schema ([`SchemaPlan`]: every `$ref` resolved,
+//! each subschema a node holding what the validator makes of it, its
+//! [`Early`](crate::plan::Node::early) facts among them), the way the
+//! validator reads it (`properties` and `additionalProperties` per
+//! subschema, `$ref` and `allOf` applying together), and conservatively: a
+//! location whose schema holds anything that makes the applicable
+//! subschemas depend on the value (`anyOf`, `oneOf`, `if`, `not`,
+//! `dependentSchemas`, `dependentRequired`, `patternProperties`,
+//! `unevaluatedItems`, dynamic references) is *open*, and nothing below it
+//! is decided before its value is complete. Some unions are the exception:
+//! a group whose branches only require names (how the derive declares a
+//! required field's aliases) opens nothing; a union that the shape of the
+//! container found there decides resolves to that branch's site
+//! ([`Sites::resolved`]); a union of objects a tag member decides resolves
+//! once the tag's value is known ([`Sites::by_tag`]), and one its objects'
+//! single member decides, once the first key is ([`Sites::by_key`]).
 //!
 //! Compiled once per schema into [`Sites`]: every location reachable through
 //! closed sites, with its members' and elements' sites looked up by name,
-//! so streaming a call costs one lookup per key.
+//! so streaming a call costs one lookup per key. A schema that does not
+//! compile has one site, open.
 
-use serde_json::{Map, Value};
+use crate::plan::{Node, NodeId, SchemaPlan, Sub};
+use serde_json::Value;
 use std::collections::HashMap;
 
 /// How deep `$ref`/`allOf` may nest at one location before the walker
@@ -48,10 +52,10 @@ pub(crate) enum Child {
 /// Member name → what it finds.
 type Members = crate::plan::names::NameTable<Child>;
 
-/// The subschema objects that apply at one location, through `$ref` and
-/// `allOf` (a conjunction), and what its members and elements get.
+/// The subschemas that apply at one location, through `$ref` and `allOf`
+/// (a conjunction), and what its members and elements get.
 #[derive(Debug, Default)]
-pub(crate) struct Site<'s> {
+pub(crate) struct Site {
     /// Some part is `false`: every value here is refused.
     pub(crate) never: bool,
     /// The applicable subschemas below depend on more than this location:
@@ -67,27 +71,27 @@ pub(crate) struct Site<'s> {
     resolved: [Option<SiteId>; 2],
     /// Where an object's union is decided by a tag member instead: its
     /// name, and the site each of its values selects.
-    tagged: Option<Tagged<'s>>,
+    tagged: Option<Tagged>,
     /// Where every object branch fixes one member to string values of its
     /// own (serde's internal and adjacent tags), whatever else the branches
     /// constrain: that member's name and every branch's values. A value
     /// outside them all fails every branch at the tag, which is where the
     /// validator reports it, whatever the other members hold.
-    tag_values: Option<(Box<str>, Vec<&'s Value>)>,
+    tag_values: Option<(Box<str>, Vec<Value>)>,
     /// Where an object's union is decided by which one member it holds
     /// instead (serde's externally tagged enums): each branch's member
     /// name, and the site with that branch.
     keyed: Option<Vec<(Box<str>, SiteId)>>,
     /// The `anyOf`/`oneOf` groups that open this site.
-    groups: Vec<&'s [Value]>,
+    groups: Vec<Vec<Sub>>,
     /// Open only because of `groups`.
     open_by_unions_only: bool,
     /// Its parts say nothing of members or elements themselves: only its
     /// unions do (an enum with data, as a branch of an `Option`).
     only_unions: bool,
     /// The `enum` lists and `const` values of the parts.
-    enums: Vec<&'s [Value]>,
-    consts: Vec<&'s Value>,
+    enums: Vec<Vec<Value>>,
+    consts: Vec<Value>,
     /// Some part says `"type": "integer"`: a number written with a fraction
     /// or an exponent is worded by the validator, which knows (from a
     /// derived type's model) whether serde's integer refuses `5.0` there.
@@ -107,30 +111,31 @@ pub(crate) struct Site<'s> {
 /// member to strings (`Option<Struct>` with a unit-enum field), which an
 /// allowed value there settles.
 #[derive(Debug)]
-struct Tagged<'s> {
+struct Tagged {
     key: Box<str>,
     /// Each branch's tag values, and the site with that branch.
-    branches: Vec<(&'s [Value], SiteId)>,
+    branches: Vec<(Vec<Value>, SiteId)>,
 }
 
-/// A schema document's sites.
+/// A schema's sites.
 #[derive(Debug)]
-pub(crate) struct Sites<'s> {
-    sites: Vec<Site<'s>>,
+pub(crate) struct Sites {
+    sites: Vec<Site>,
 }
 
-impl<'s> Sites<'s> {
-    /// Compiles every site reachable from `root` through closed sites.
-    pub(crate) fn compile(root: &'s Value) -> Self {
+impl Sites {
+    /// Compiles every site reachable from the plan's root through closed
+    /// sites.
+    pub(crate) fn compile(plan: &SchemaPlan) -> Self {
         let mut builder = Builder {
-            root,
+            plan,
             sites: Vec::new(),
             known: HashMap::new(),
             todo: Vec::new(),
             decided: Vec::new(),
             object_unions: Vec::new(),
         };
-        builder.intern(vec![root]);
+        builder.intern(vec![plan.root_sub()]);
         while let Some(todo) = builder.todo.pop() {
             builder.fill(todo);
         }
@@ -146,12 +151,23 @@ impl<'s> Sites<'s> {
         }
     }
 
+    /// The sites of a schema that did not compile: one, open, which
+    /// decides nothing.
+    pub(crate) fn undecided() -> Self {
+        Sites {
+            sites: vec![Site {
+                open: true,
+                ..Site::default()
+            }],
+        }
+    }
+
     /// The site of the whole arguments value.
     pub(crate) fn root(&self) -> SiteId {
         0
     }
 
-    pub(crate) fn site(&self, id: SiteId) -> &Site<'s> {
+    pub(crate) fn site(&self, id: SiteId) -> &Site {
         &self.sites[id as usize]
     }
 
@@ -183,7 +199,7 @@ impl<'s> Sites<'s> {
     /// at the tag, and the validator reports the tag whatever follows.
     pub(crate) fn outside_every_tag(&self, site: SiteId, key: &str, value: &Value) -> bool {
         match &self.site(site).tag_values {
-            Some((tag, values)) => **tag == *key && !values.contains(&value),
+            Some((tag, values)) => **tag == *key && !values.contains(value),
             None => false,
         }
     }
@@ -243,7 +259,7 @@ impl<'s> Sites<'s> {
     }
 }
 
-impl Site<'_> {
+impl Site {
     /// Whether some part has an `enum` or `const`.
     pub(crate) fn constrains_value(&self) -> bool {
         !self.enums.is_empty() || !self.consts.is_empty()
@@ -257,7 +273,7 @@ impl Site<'_> {
             .iter()
             .any(|allowed| comparable(value, allowed) && !allowed.iter().any(|a| a == value))
             || self.consts.iter().any(|expected| {
-                comparable(value, std::slice::from_ref(*expected)) && *expected != value
+                comparable(value, std::slice::from_ref(expected)) && expected != value
             })
     }
 }
@@ -267,31 +283,31 @@ fn comparable(value: &Value, allowed: &[Value]) -> bool {
     plain(value) && allowed.iter().all(plain)
 }
 
-type Parts<'s> = Vec<&'s Value>;
+type Parts = Vec<Sub>;
 
-struct Builder<'s> {
-    root: &'s Value,
-    sites: Vec<Site<'s>>,
-    /// Sites by the subschemas they were built from.
+struct Builder<'p> {
+    plan: &'p SchemaPlan,
+    sites: Vec<Site>,
+    /// Sites by the nodes they were built from.
     known: HashMap<Vec<usize>, SiteId>,
-    todo: Vec<Todo<'s>>,
+    todo: Vec<Todo>,
     /// Sites whose unions a shape decides, to confirm once every site is
     /// compiled: (site, shape index, the site with the branches, the
     /// branches' own sites).
     decided: Vec<(SiteId, usize, SiteId, Vec<Child>)>,
     /// Unions of several object branches a tag or a key may decide,
     /// likewise.
-    object_unions: Vec<ObjectUnion<'s>>,
+    object_unions: Vec<ObjectUnion>,
 }
 
 /// A union with several object branches, which a tag member or the
 /// object's one key may decide.
-struct ObjectUnion<'s> {
+struct ObjectUnion {
     site: SiteId,
     /// The union's own parts say nothing about members (so a key may
     /// decide it: the branch alone says which may be there).
     bare: bool,
-    branches: Vec<ObjectBranch<'s>>,
+    branches: Vec<ObjectBranch>,
 }
 
 /// A branch's direct members (by name) or elements that some `const`/`enum`
@@ -300,38 +316,42 @@ type Constrained<'a> = Vec<(Option<&'a str>, Child)>;
 
 /// A union's object branch: its own site, the site with it in place of the
 /// union, and the names it requires.
-type ObjectBranch<'s> = (Child, Child, Vec<&'s str>);
+type ObjectBranch = (Child, Child, Vec<Box<str>>);
 
-/// A site to fill: its id, the subschema objects that apply there, and the
-/// schemas it was interned from.
-struct Todo<'s> {
+/// A site to fill: its id, the nodes that apply there, and the schemas it
+/// was interned from.
+struct Todo {
     id: SiteId,
-    parts: Vec<&'s Map<String, Value>>,
-    sources: Parts<'s>,
+    parts: Vec<NodeId>,
+    sources: Parts,
 }
 
-impl<'s> Builder<'s> {
+impl<'p> Builder<'p> {
+    fn node(&self, id: NodeId) -> &'p Node {
+        self.plan.node(id)
+    }
+
     /// The site where all of `schemas` apply (compiled later), or
     /// `Unknown` past the size bound.
-    fn intern(&mut self, schemas: Parts<'s>) -> Child {
+    fn intern(&mut self, schemas: Parts) -> Child {
         self.intern_skipping(schemas, &[])
     }
 
-    /// [`intern`](Self::intern), with the unions of the subschema objects
-    /// in `skip` taken as decided (by the schemas added to theirs).
-    fn intern_skipping(&mut self, schemas: Parts<'s>, skip: &[*const Map<String, Value>]) -> Child {
+    /// [`intern`](Self::intern), with the unions of the nodes in `skip`
+    /// taken as decided (by the schemas added to theirs).
+    fn intern_skipping(&mut self, schemas: Parts, skip: &[NodeId]) -> Child {
         let mut site = Site::default();
-        let mut parts: Vec<&'s Map<String, Value>> = Vec::new();
+        let mut parts: Vec<NodeId> = Vec::new();
         let mut trail = Vec::new();
         for schema in &schemas {
-            self.collect(schema, &mut site, &mut parts, &mut trail, skip);
+            self.collect(*schema, &mut site, &mut parts, &mut trail, skip);
         }
         site.open_by_unions_only = !site.open && !site.groups.is_empty();
         site.open |= !site.groups.is_empty();
-        let mut key: Vec<usize> = parts.iter().map(|p| *p as *const _ as usize).collect();
+        let mut key: Vec<usize> = parts.iter().map(|p| *p as usize).collect();
         key.sort_unstable();
         key.push(usize::from(site.never) | usize::from(site.open) << 1);
-        // The same objects with some unions decided are another site.
+        // The same nodes with some unions decided are another site.
         let mut skipped: Vec<usize> = skip.iter().map(|p| *p as usize).collect();
         skipped.sort_unstable();
         key.extend(skipped);
@@ -354,25 +374,20 @@ impl<'s> Builder<'s> {
 
     fn collect(
         &self,
-        schema: &'s Value,
-        site: &mut Site<'s>,
-        parts: &mut Vec<&'s Map<String, Value>>,
-        trail: &mut Vec<*const Map<String, Value>>,
-        skip: &[*const Map<String, Value>],
+        schema: Sub,
+        site: &mut Site,
+        parts: &mut Vec<NodeId>,
+        trail: &mut Vec<NodeId>,
+        skip: &[NodeId],
     ) {
-        let map = match schema {
-            Value::Bool(true) => return,
-            Value::Bool(false) => {
+        let id = match schema {
+            Sub::Any => return,
+            Sub::Never => {
                 site.never = true;
                 return;
             }
-            Value::Object(map) => map,
-            _ => {
-                site.open = true;
-                return;
-            }
+            Sub::Node(id) => id,
         };
-        let id: *const Map<String, Value> = map;
         if trail.contains(&id) {
             // A cycle of `$ref`/`allOf`: the same subschema again adds
             // nothing.
@@ -382,137 +397,76 @@ impl<'s> Builder<'s> {
             site.open = true;
             return;
         }
-        if map.keys().any(|keyword| opens(keyword)) {
+        let node = self.node(id);
+        if node.early.opens {
             site.open = true;
         }
-        for keyword in ["anyOf", "oneOf"] {
-            match map.get(keyword) {
-                None => {}
-                Some(Value::Array(branches)) if crate::alias_groups::is_alias_group(branches) => {}
-                Some(_) if skip.contains(&id) => {}
-                Some(Value::Array(branches)) => {
-                    site.unions = true;
-                    site.groups.push(branches);
-                }
-                Some(_) => {
-                    site.unions = true;
-                    site.open = true;
-                }
+        for (group, alias) in node.unions.iter().zip(&node.early.alias_groups) {
+            if *alias || skip.contains(&id) {
+                continue;
             }
+            site.unions = true;
+            site.groups.push(group.clone());
         }
-        // A base URI below the root changes what a `#...` reference in it
-        // points at.
-        if map.contains_key("$id") && !std::ptr::eq(schema, self.root) {
-            site.open = true;
-        }
-        if !map.is_empty() && !parts.iter().any(|p| std::ptr::eq(*p, map)) {
-            parts.push(map);
+        if !parts.contains(&id) {
+            parts.push(id);
         }
         trail.push(id);
-        if let Some(reference) = map.get("$ref") {
-            match reference.as_str().and_then(|r| self.resolve(r)) {
-                Some(target) => self.collect(target, site, parts, trail, skip),
-                None => site.open = true,
-            }
-        }
-        match map.get("allOf") {
-            Some(Value::Array(all)) => {
-                for part in all {
-                    self.collect(part, site, parts, trail, skip);
-                }
-            }
-            Some(_) => site.open = true,
-            None => {}
+        for conjunct in &node.conjuncts {
+            self.collect(*conjunct, site, parts, trail, skip);
         }
         trail.pop();
     }
 
-    /// A local reference (`#`, `#/$defs/Name`); anything else is not
-    /// followed.
-    fn resolve(&self, reference: &str) -> Option<&'s Value> {
-        let pointer = reference.strip_prefix('#')?;
-        if pointer.contains('%') {
-            return None;
-        }
-        self.root.pointer(pointer)
-    }
-
     /// Computes what the members and elements of a site get.
-    fn fill(&mut self, todo: Todo<'s>) {
+    fn fill(&mut self, todo: Todo) {
         let Todo { id, parts, sources } = todo;
         let parts = parts.as_slice();
         let mut enums = Vec::new();
         let mut consts = Vec::new();
         for part in parts {
-            match part.get("enum") {
-                Some(Value::Array(values)) => enums.push(values.as_slice()),
-                Some(_) => self.sites[id as usize].open = true,
-                None => {}
+            let early = &self.node(*part).early;
+            if let Some(values) = &early.enum_values {
+                enums.push(values.clone());
             }
-            if let Some(value) = part.get("const") {
-                consts.push(value);
+            if let Some(value) = &early.const_value {
+                consts.push(value.clone());
             }
         }
-        let integer = parts.iter().any(|part| match part.get("type") {
-            Some(Value::String(name)) => name == "integer",
-            Some(Value::Array(names)) => names.iter().any(|name| name == "integer"),
-            _ => false,
-        });
+        let integer = parts.iter().any(|part| self.node(*part).early.integer);
+        let only_unions = parts
+            .iter()
+            .all(|part| !self.node(*part).early.shapes_contents);
         let site = &mut self.sites[id as usize];
         site.enums = enums;
         site.consts = consts;
         site.integer = integer;
-        site.only_unions = site.open_by_unions_only
-            && parts.iter().all(|part| {
-                !part.keys().any(|keyword| {
-                    matches!(
-                        keyword.as_str(),
-                        "properties"
-                            | "additionalProperties"
-                            | "patternProperties"
-                            | "propertyNames"
-                            | "items"
-                            | "prefixItems"
-                            | "additionalItems"
-                            | "contains"
-                            | "unevaluatedProperties"
-                    )
-                })
-            });
+        site.only_unions = site.open_by_unions_only && only_unions;
         if site.open_by_unions_only {
             self.decide_unions(id, parts, &sources);
         }
         if self.sites[id as usize].open {
             return;
         }
-        let mut members = Members::default();
-        let mut declared: Vec<&'s str> = Vec::new();
-        let mut undecided = false;
-        for part in parts {
-            if part.contains_key("patternProperties") {
-                undecided = true;
-            }
-            match part.get("properties") {
-                Some(Value::Object(properties)) => {
-                    declared.extend(properties.keys().map(String::as_str));
-                }
-                Some(_) => undecided = true,
-                None => {}
-            }
-        }
-        if undecided {
-            // `patternProperties` (or a malformed `properties`): which
-            // subschemas a key gets needs the pattern; left undecided.
+        if parts.iter().any(|part| self.node(*part).early.patterns) {
+            // `patternProperties`: which subschemas a key gets needs the
+            // pattern; left undecided.
             self.sites[id as usize].other = Child::Unknown;
             self.fill_items(id, parts);
             return;
         }
-        for name in declared {
-            if members.contains(name) {
+        let mut members = Members::default();
+        for part in parts {
+            let Some(rules) = &self.node(*part).object else {
                 continue;
+            };
+            for (name, _) in rules.properties.iter() {
+                if members.contains(name) {
+                    continue;
+                }
+                let child = self.member(parts, Some(name));
+                members.insert(name, child);
             }
-            let child = self.member(parts, Some(name));
-            members.insert(name, child);
         }
         let other = self.member(parts, None);
         let site = &mut self.sites[id as usize];
@@ -523,14 +477,16 @@ impl<'s> Builder<'s> {
 
     /// What a member gets: `name` declared by some part, or (`None`) a name
     /// no part declares.
-    fn member(&mut self, parts: &[&'s Map<String, Value>], name: Option<&str>) -> Child {
-        let mut schemas: Parts<'s> = Vec::new();
+    fn member(&mut self, parts: &[NodeId], name: Option<&str>) -> Child {
+        let mut schemas: Parts = Vec::new();
         let mut forbidden = false;
         let mut unevaluated = false;
         let mut mentioned = false;
         for part in parts {
-            let declared = match (name, part.get("properties")) {
-                (Some(name), Some(Value::Object(properties))) => properties.get(name),
+            let node = self.node(*part);
+            let rules = node.object.as_deref();
+            let declared = match (name, rules) {
+                (Some(name), Some(rules)) => rules.properties.get(name),
                 _ => None,
             };
             if let Some(schema) = declared {
@@ -538,19 +494,18 @@ impl<'s> Builder<'s> {
                 mentioned = true;
                 continue;
             }
-            match part.get("additionalProperties") {
-                Some(Value::Bool(false)) => forbidden = true,
+            match rules.and_then(|rules| rules.additional) {
+                Some(Sub::Never) => forbidden = true,
                 Some(schema) => {
                     schemas.push(schema);
                     mentioned = true;
                 }
                 None => {}
             }
-            match part.get("unevaluatedProperties") {
-                Some(Value::Bool(false)) => unevaluated = true,
-                Some(Value::Bool(true)) | None => {}
-                Some(_) => return Child::Unknown,
+            if node.early.unevaluated_schema {
+                return Child::Unknown;
             }
+            unevaluated |= node.closes_unevaluated;
         }
         if forbidden || (unevaluated && !mentioned) {
             return Child::Forbidden;
@@ -564,25 +519,20 @@ impl<'s> Builder<'s> {
     /// [`confirm_decided`](Self::confirm_decided). Not where a part has
     /// `unevaluatedProperties`/`unevaluatedItems`: what they forbid depends
     /// on which branches the value satisfies.
-    fn decide_unions(&mut self, id: SiteId, parts: &[&'s Map<String, Value>], sources: &Parts<'s>) {
-        if parts
-            .iter()
-            .any(|p| p.contains_key("unevaluatedProperties") || p.contains_key("unevaluatedItems"))
-        {
+    fn decide_unions(&mut self, id: SiteId, parts: &[NodeId], sources: &Parts) {
+        if parts.iter().any(|p| self.node(*p).early.unevaluated) {
             return;
         }
         let groups = self.sites[id as usize].groups.clone();
-        let skip: Vec<*const Map<String, Value>> = parts
-            .iter()
-            .map(|p| *p as *const Map<String, Value>)
-            .collect();
+        let skip: Vec<NodeId> = parts.to_vec();
         if let [group] = groups.as_slice() {
-            let objects: Parts<'s> = group
+            let objects: Parts = group
                 .iter()
-                .filter(|b| self.admits(b, "object", 0))
+                .copied()
+                .filter(|b| self.admits(*b, Shape::Object, 0))
                 .collect();
             if objects.len() >= 2 {
-                let branches: Vec<ObjectBranch<'s>> = objects
+                let branches: Vec<ObjectBranch> = objects
                     .into_iter()
                     .map(|branch| {
                         let own = self.intern(vec![branch]);
@@ -593,11 +543,7 @@ impl<'s> Builder<'s> {
                         (own, self.intern_skipping(schemas, &skip), required)
                     })
                     .collect();
-                let bare = parts.iter().all(|p| {
-                    !["properties", "required", "additionalProperties"]
-                        .iter()
-                        .any(|k| p.contains_key(*k))
-                });
+                let bare = parts.iter().all(|p| !self.node(*p).early.names_members);
                 self.object_unions.push(ObjectUnion {
                     site: id,
                     bare,
@@ -605,12 +551,12 @@ impl<'s> Builder<'s> {
                 });
             }
         }
-        for (shape, kind) in [(0, "object"), (1, "array")] {
-            let mut chosen: Parts<'s> = Vec::new();
+        for (index, shape) in [Shape::Object, Shape::Array].into_iter().enumerate() {
+            let mut chosen: Parts = Vec::new();
             for group in &groups {
-                let mut admitting = group.iter().filter(|b| self.admits(b, kind, 0));
+                let mut admitting = group.iter().filter(|b| self.admits(**b, shape, 0));
                 match (admitting.next(), admitting.next()) {
-                    (Some(branch), None) => chosen.push(branch),
+                    (Some(branch), None) => chosen.push(*branch),
                     _ => break,
                 }
             }
@@ -621,46 +567,27 @@ impl<'s> Builder<'s> {
             let mut schemas = sources.clone();
             schemas.extend(chosen);
             if let Child::Known(decided) = self.intern_skipping(schemas, &skip) {
-                self.decided.push((id, shape, decided, branches));
+                self.decided.push((id, index, decided, branches));
             }
         }
     }
 
-    /// Whether a union branch can hold a value of JSON type `kind` as far as
-    /// the validator's report goes: `false` only where the branch refuses it
-    /// by `type`, `const` or `enum` (through `$ref` and `allOf`).
-    fn admits(&self, schema: &'s Value, kind: &str, links: usize) -> bool {
-        let Value::Object(map) = schema else {
+    /// Whether a union branch can hold a value of JSON type `shape` as far
+    /// as the validator's report goes: `false` only where the branch
+    /// refuses it by `type`, `const` or `enum` (through `$ref` and `allOf`).
+    fn admits(&self, schema: Sub, shape: Shape, links: usize) -> bool {
+        let Sub::Node(id) = schema else {
             return true;
         };
         if links == MAX_LINKS {
             return true;
         }
-        let names = |name: &str| name == kind;
-        let typed = match map.get("type") {
-            Some(Value::String(name)) => names(name),
-            Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).any(names),
-            _ => true,
-        };
-        let of_kind = |value: &Value| match kind {
-            "object" => value.is_object(),
-            _ => value.is_array(),
-        };
-        let constant = map.get("const").is_none_or(of_kind);
-        let listed = match map.get("enum") {
-            Some(Value::Array(values)) => values.iter().any(of_kind),
-            _ => true,
-        };
-        let referenced = map
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| self.resolve(r))
-            .is_none_or(|target| self.admits(target, kind, links + 1));
-        let all = match map.get("allOf") {
-            Some(Value::Array(all)) => all.iter().all(|p| self.admits(p, kind, links + 1)),
-            _ => true,
-        };
-        typed && constant && listed && referenced && all
+        let node = self.node(id);
+        node.own_types.contains(shape.json_type())
+            && node
+                .conjuncts
+                .iter()
+                .all(|part| self.admits(*part, shape, links + 1))
     }
 
     /// Keeps a decided union only where the branch taken constrains neither
@@ -719,7 +646,7 @@ impl<'s> Builder<'s> {
             let tag = match checked.as_slice() {
                 [(true, rest)] if shape == 0 => match rest.as_slice() {
                     [(Some(name), Child::Known(tag))] => string_values(&sites[*tag as usize])
-                        .map(|values| (Box::<str>::from(*name), values)),
+                        .map(|values| (Box::<str>::from(*name), values.to_vec())),
                     _ => None,
                 },
                 _ => None,
@@ -743,10 +670,10 @@ impl<'s> Builder<'s> {
     /// hold. The normalizer's plan reads those members as tags too
     /// (`SchemaPlan::bind_by_tag` names them): the stream keeps to the
     /// branch's reading only while they agree with it.
-    fn confirm_tag(&mut self, union: &ObjectUnion<'s>) {
+    fn confirm_tag(&mut self, union: &ObjectUnion) {
         let (id, branches) = (union.site, &union.branches);
         let sites = &self.sites;
-        let own: Option<Vec<&Site<'s>>> = branches
+        let own: Option<Vec<&Site>> = branches
             .iter()
             .map(|(own, _, _)| match own {
                 Child::Known(b) => Some(&sites[*b as usize]),
@@ -754,7 +681,7 @@ impl<'s> Builder<'s> {
             })
             .collect();
         let Some(own) = own else { return };
-        let tag_values = |site: &Site<'s>, key: &str| -> Option<&'s [Value]> {
+        let tag_values = |site: &Site, key: &str| -> Option<&[Value]> {
             let Some(Child::Known(tag)) = site.members.get(key) else {
                 return None;
             };
@@ -774,7 +701,7 @@ impl<'s> Builder<'s> {
         let Some(key) = key else { return };
         // Every branch's values of the tag, each branch's apart from the
         // others' (a member every branch fixes alike tells none apart).
-        let mut every: Vec<&'s Value> = Vec::new();
+        let mut every: Vec<&Value> = Vec::new();
         let mut apart = true;
         for site in &own {
             for value in tag_values(site, key).unwrap_or_default() {
@@ -793,12 +720,12 @@ impl<'s> Builder<'s> {
         };
         let mut seen: Vec<&Value> = Vec::new();
         let mut table = Vec::new();
-        let mut members: Vec<(&str, &'s [Value])> = Vec::new();
+        let mut members: Vec<(&str, &[Value])> = Vec::new();
         for (site, (_, with, _)) in own.iter().zip(branches) {
             let (Some(values), Child::Known(with)) = (tag_values(site, key), with) else {
                 break;
             };
-            let fixed: Option<Vec<(&str, &'s [Value])>> = site
+            let fixed: Option<Vec<(&str, &[Value])>> = site
                 .members
                 .iter()
                 .filter(|(name, child)| *name != key && !plain(*child))
@@ -837,6 +764,11 @@ impl<'s> Builder<'s> {
         }
         let complete = table.len() == branches.len();
         let key = Box::from(key);
+        let every_tag = every_tag.map(|(tag, values)| (tag, values.into_iter().cloned().collect()));
+        let table: Vec<(Vec<Value>, SiteId)> = table
+            .into_iter()
+            .map(|(values, site)| (values.to_vec(), site))
+            .collect();
         let site = &mut self.sites[id as usize];
         site.tag_values = every_tag;
         if complete {
@@ -848,25 +780,15 @@ impl<'s> Builder<'s> {
     }
 
     /// The names a schema requires, through `$ref` and `allOf`.
-    fn required(&self, schema: &'s Value, out: &mut Vec<&'s str>, links: usize) {
-        let Value::Object(map) = schema else { return };
+    fn required(&self, schema: Sub, out: &mut Vec<Box<str>>, links: usize) {
+        let Sub::Node(id) = schema else { return };
         if links == MAX_LINKS {
             return;
         }
-        if let Some(Value::Array(names)) = map.get("required") {
-            out.extend(names.iter().filter_map(Value::as_str));
-        }
-        if let Some(target) = map
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| self.resolve(r))
-        {
-            self.required(target, out, links + 1);
-        }
-        if let Some(Value::Array(all)) = map.get("allOf") {
-            for part in all {
-                self.required(part, out, links + 1);
-            }
+        let node = self.node(id);
+        out.extend(node.early.required.iter().cloned());
+        for part in &node.conjuncts {
+            self.required(*part, out, links + 1);
         }
     }
 
@@ -874,7 +796,7 @@ impl<'s> Builder<'s> {
     /// exactly one member, requires it and allows no other, its value
     /// constrained by no `const`/`enum`, and no two branches name the same
     /// member (serde's externally tagged variants with data).
-    fn confirm_key(&mut self, union: &ObjectUnion<'s>) {
+    fn confirm_key(&mut self, union: &ObjectUnion) {
         let (id, branches) = (union.site, &union.branches);
         let sites = &self.sites;
         let mut table: Vec<(Box<str>, SiteId)> = Vec::new();
@@ -896,8 +818,8 @@ impl<'s> Builder<'s> {
                 && !site.constrains_value()
                 && site.other == Child::Forbidden
                 && plain
-                && required.iter().all(|r| *r == name)
-                && required.contains(&name)
+                && required.iter().all(|r| **r == *name)
+                && required.iter().any(|r| **r == *name)
                 && table.iter().all(|(seen, _)| **seen != *name);
             if !alone {
                 break;
@@ -909,15 +831,11 @@ impl<'s> Builder<'s> {
         }
     }
 
-    fn fill_items(&mut self, id: SiteId, parts: &[&'s Map<String, Value>]) {
+    fn fill_items(&mut self, id: SiteId, parts: &[NodeId]) {
         let longest = parts
             .iter()
-            .map(|part| match (part.get("prefixItems"), part.get("items")) {
-                (Some(Value::Array(prefix)), _) | (None, Some(Value::Array(prefix))) => {
-                    prefix.len()
-                }
-                _ => 0,
-            })
+            .filter_map(|part| self.node(*part).array.as_deref())
+            .map(|rules| rules.prefix.len())
             .max()
             .unwrap_or(0);
         let prefix: Vec<Child> = (0..longest).map(|i| self.item(parts, i)).collect();
@@ -927,22 +845,16 @@ impl<'s> Builder<'s> {
         site.rest = rest;
     }
 
-    fn item(&mut self, parts: &[&'s Map<String, Value>], index: usize) -> Child {
-        let mut schemas: Parts<'s> = Vec::new();
+    fn item(&mut self, parts: &[NodeId], index: usize) -> Child {
+        let mut schemas: Parts = Vec::new();
         for part in parts {
-            let schema = match (part.get("prefixItems"), part.get("items")) {
-                (Some(Value::Array(prefix)), rest) => prefix.get(index).or(rest),
-                (Some(_), _) => return Child::Unknown,
-                // Draft-07's array form.
-                (None, Some(Value::Array(items))) => {
-                    items.get(index).or_else(|| part.get("additionalItems"))
-                }
-                (None, rest) => rest,
+            let Some(rules) = self.node(*part).array.as_deref() else {
+                continue;
             };
-            match schema {
+            match rules.prefix.get(index).copied().or(rules.rest) {
                 // An element past a closed tuple: reported at the array, by
                 // a keyword the walker does not model.
-                Some(Value::Bool(false)) => return Child::Unknown,
+                Some(Sub::Never) => return Child::Unknown,
                 Some(schema) => schemas.push(schema),
                 None => {}
             }
@@ -951,40 +863,41 @@ impl<'s> Builder<'s> {
     }
 }
 
+/// The shape of a container, as a union branch may admit it.
+#[derive(Clone, Copy)]
+enum Shape {
+    Object,
+    Array,
+}
+
+impl Shape {
+    fn json_type(self) -> crate::plan::JsonType {
+        match self {
+            Shape::Object => crate::plan::JsonType::Object,
+            Shape::Array => crate::plan::JsonType::Array,
+        }
+    }
+}
+
 /// The values one `enum` or one `const` (and nothing else) allows at a
 /// site, when all are strings: a tag's.
-fn string_values<'s>(site: &Site<'s>) -> Option<&'s [Value]> {
-    let values: &'s [Value] = match (site.enums.as_slice(), site.consts.as_slice()) {
+fn string_values(site: &Site) -> Option<&[Value]> {
+    let values: &[Value] = match (site.enums.as_slice(), site.consts.as_slice()) {
         ([values], []) => values,
-        ([], [value]) => std::slice::from_ref(*value),
+        ([], [value]) => std::slice::from_ref(value),
         _ => return None,
     };
     values.iter().all(Value::is_string).then_some(values)
-}
-
-/// Keywords whose subschemas apply depending on the value, or that the
-/// walker does not follow (`anyOf`/`oneOf` aside: see
-/// [`Builder::decide_unions`]).
-fn opens(keyword: &str) -> bool {
-    matches!(
-        keyword,
-        "not"
-            | "if"
-            | "then"
-            | "else"
-            | "dependentSchemas"
-            | "dependentRequired"
-            | "dependencies"
-            | "unevaluatedItems"
-            | "$dynamicRef"
-            | "$recursiveRef"
-    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn compile(schema: &Value) -> Sites {
+        Sites::compile(&SchemaPlan::compile(schema).expect("the schema compiles"))
+    }
 
     fn known(child: Child) -> SiteId {
         match child {
@@ -1001,7 +914,7 @@ mod tests {
             "additionalProperties": false,
             "$defs": {"A": {"type": "string", "enum": ["x", "y"]}}
         });
-        let sites = Sites::compile(&schema);
+        let sites = compile(&schema);
         let root = sites.root();
         assert!(!sites.site(root).open);
         assert_eq!(sites.member(root, "b"), Child::Forbidden);
@@ -1020,14 +933,14 @@ mod tests {
             "anyOf": [{"properties": {"a": {}}}],
             "additionalProperties": false
         });
-        let sites = Sites::compile(&schema);
+        let sites = compile(&schema);
         assert_eq!(sites.member(sites.root(), "b"), Child::Unknown);
         let schema = json!({
             "type": "object",
             "patternProperties": {"^x": {}},
             "additionalProperties": false
         });
-        let sites = Sites::compile(&schema);
+        let sites = compile(&schema);
         assert_eq!(sites.member(sites.root(), "xa"), Child::Unknown);
     }
 
@@ -1047,7 +960,7 @@ mod tests {
                 "Tagged": {"type": "object", "properties": {"kind": {"enum": ["a", "b"]}}, "additionalProperties": false}
             }
         });
-        let sites = Sites::compile(&schema);
+        let sites = compile(&schema);
         let root = sites.root();
         // A group that only requires names (aliases) opens nothing.
         assert!(!sites.site(root).open);
@@ -1082,7 +995,7 @@ mod tests {
             branch
         };
         let keyed = json!({"oneOf": [variant("a", true), variant("b", true), {"type": "string", "enum": ["c"]}]});
-        let sites = Sites::compile(&keyed);
+        let sites = compile(&keyed);
         assert!(sites.keyed(sites.root()));
         let a = sites.by_key(sites.root(), "a").expect("a branch");
         assert_eq!(sites.member(a, "b"), Child::Forbidden);
@@ -1090,7 +1003,7 @@ mod tests {
         // A branch that does not require its member is complete without
         // it: the validator's report could name either branch.
         let loose = json!({"oneOf": [variant("a", true), variant("b", false)]});
-        let sites = Sites::compile(&loose);
+        let sites = compile(&loose);
         assert!(!sites.keyed(sites.root()));
     }
 
@@ -1101,7 +1014,7 @@ mod tests {
             "properties": {"b": {}},
             "unevaluatedProperties": false
         });
-        let sites = Sites::compile(&schema);
+        let sites = compile(&schema);
         let root = sites.root();
         assert_eq!(sites.member(root, "c"), Child::Forbidden);
         assert!(matches!(sites.member(root, "a"), Child::Known(_)));
@@ -1114,7 +1027,7 @@ mod tests {
             "properties": {"children": {"type": "array", "items": {"$ref": "#"}}},
             "additionalProperties": false
         });
-        let sites = Sites::compile(&schema);
+        let sites = compile(&schema);
         let children = known(sites.member(sites.root(), "children"));
         let child = known(sites.item(children, 3));
         let grandchildren = known(sites.member(child, "children"));

@@ -53,7 +53,7 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
                 // at registration; a derived tool normalizes with its own
                 // code, so its plan is compiled here.
                 let prepared = match toolbox.plan(name) {
-                    Some(plan) => Prepared::with_plan(schema, plan),
+                    Some(plan) => Prepared::with_plan(plan),
                     None => Prepared::new(schema),
                 };
                 let tool = Tool {
