@@ -298,67 +298,74 @@ fn declared_by_type(at: &str, value: &Value) -> Result<TypeSet, SchemaError> {
 }
 
 /// What the validator makes of `map` (at `at`) that normalization does not
-/// read ([`Early`]). The keywords' types were checked by the caller where
-/// normalization reads them too.
+/// read ([`Early`]), in one pass over its keywords (a schema's first use
+/// compiles every node). The keywords' types were checked by the caller
+/// where normalization reads them too.
 fn early(at: &str, map: &Map<String, Value>) -> Early {
-    let has = |keywords: &[&str]| keywords.iter().any(|k| map.contains_key(*k));
-    let alias_groups = ["anyOf", "oneOf"]
-        .iter()
-        .filter_map(|keyword| map.get(*keyword))
+    let mut early = Early::default();
+    let (mut any_of, mut one_of) = (None, None);
+    for (keyword, value) in map {
+        match keyword.as_str() {
+            "not" | "if" | "then" | "else" | "dependentSchemas" | "dependentRequired"
+            | "dependencies" | "$dynamicRef" | "$recursiveRef" => early.opens = true,
+            // A base URI below the root changes what a reference in it
+            // points at.
+            "$id" => early.opens |= !at.is_empty(),
+            "unevaluatedItems" => {
+                early.opens = true;
+                early.unevaluated = true;
+            }
+            "enum" => early.enum_values = value.as_array().cloned(),
+            "const" => early.const_value = Some(value.clone()),
+            "type" => {
+                early.integer = match value {
+                    Value::String(name) => name == "integer",
+                    Value::Array(names) => names.iter().any(|name| name == "integer"),
+                    _ => false,
+                }
+            }
+            "required" => {
+                early.names_members = true;
+                if let Value::Array(names) = value {
+                    early.required = names
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(Box::from)
+                        .collect();
+                }
+            }
+            "properties" | "additionalProperties" => {
+                early.names_members = true;
+                early.shapes_contents = true;
+            }
+            "patternProperties" => {
+                early.patterns = true;
+                early.shapes_contents = true;
+            }
+            "unevaluatedProperties" => {
+                early.unevaluated = true;
+                early.shapes_contents = true;
+                early.unevaluated_schema = !value.is_boolean();
+            }
+            "propertyNames" | "items" | "prefixItems" | "additionalItems" | "contains" => {
+                early.shapes_contents = true;
+            }
+            "anyOf" => any_of = Some(value),
+            "oneOf" => one_of = Some(value),
+            _ => {}
+        }
+    }
+    // In the order of `Node::unions`: `anyOf`, then `oneOf`.
+    early.alias_groups = [any_of, one_of]
+        .into_iter()
+        .flatten()
         .map(|group| {
             group
                 .as_array()
                 .is_some_and(|branches| crate::alias_groups::is_alias_group(branches))
         })
         .collect();
-    Early {
-        opens: has(&[
-            "not",
-            "if",
-            "then",
-            "else",
-            "dependentSchemas",
-            "dependentRequired",
-            "dependencies",
-            "unevaluatedItems",
-            "$dynamicRef",
-            "$recursiveRef",
-        ]) || (!at.is_empty() && map.contains_key("$id")),
-        enum_values: map.get("enum").and_then(Value::as_array).cloned(),
-        const_value: map.get("const").cloned(),
-        integer: match map.get("type") {
-            Some(Value::String(name)) => name == "integer",
-            Some(Value::Array(names)) => names.iter().any(|name| name == "integer"),
-            _ => false,
-        },
-        required: match map.get("required") {
-            Some(Value::Array(names)) => names
-                .iter()
-                .filter_map(Value::as_str)
-                .map(Box::from)
-                .collect(),
-            _ => Vec::new(),
-        },
-        shapes_contents: has(&[
-            "properties",
-            "additionalProperties",
-            "patternProperties",
-            "propertyNames",
-            "items",
-            "prefixItems",
-            "additionalItems",
-            "contains",
-            "unevaluatedProperties",
-        ]),
-        names_members: has(&["properties", "required", "additionalProperties"]),
-        unevaluated: has(&["unevaluatedProperties", "unevaluatedItems"]),
-        unevaluated_schema: matches!(
-            map.get("unevaluatedProperties"),
-            Some(schema) if !schema.is_boolean()
-        ),
-        patterns: map.contains_key("patternProperties"),
-        alias_groups,
-    }
+    early
 }
 
 /// The member name of an externally tagged variant's object: `properties`
