@@ -4,7 +4,8 @@
 //!
 //! `cargo bench --bench from_model_count --no-run`, then
 //! `valgrind --tool=callgrind <binary> small clean 1000` (sizes `small`,
-//! `medium`, `large`; `clean` or `damaged`). A run with 0 calls measures
+//! `medium`, `large`; `clean`, `damaged`, or `invalid`: clean text that
+//! breaks the contract). A run with 0 calls measures
 //! what the process costs without them, to subtract. A fourth argument,
 //! `bare`, counts `serde_json::from_str::<T>` instead, the floor; `toolbox`
 //! counts `Toolbox::check` of the call for a typed tool; `full`, the full
@@ -33,16 +34,24 @@ fn main() {
         Some("large") => corpus::Size::Large,
         _ => corpus::Size::Small,
     };
-    let damaged = args.get(1).map(String::as_str) == Some("damaged");
+    let kind = args.get(1).map(String::as_str);
     let calls: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1000);
-    let call = if damaged {
-        corpus::damaged(size, 1)
-    } else {
-        corpus::clean(size, 1)
+    let call = match kind {
+        Some("damaged") => corpus::damaged(size, 1),
+        Some("invalid") => {
+            // Clean text that breaks the contract: `limit` is a `u32`.
+            let mut call = corpus::clean(size, 1);
+            call["limit"] = serde_json::json!(-1);
+            call
+        }
+        _ => corpus::clean(size, 1),
     };
     let text = call.to_string();
     // First use (compiling the contract) happens before the counted calls.
-    assert!(SearchArgs::from_model(text.as_str()).is_ok());
+    assert_eq!(
+        SearchArgs::from_model(text.as_str()).is_ok(),
+        kind != Some("invalid")
+    );
     if args.get(3).map(String::as_str) == Some("toolbox") {
         let mut toolbox: toolargs::toolbox::Toolbox = toolargs::toolbox::Toolbox::new();
         toolbox

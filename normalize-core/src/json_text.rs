@@ -173,14 +173,16 @@ pub(crate) fn check_with_facts(
 /// saw: `false` is certain) and what the parse noted for a call's
 /// arguments ([`crate::repeated_keys::Read`]): an object with a key twice,
 /// where serde's derive refuses a repeated field, and numbers written with a
-/// fraction or an exponent.
+/// fraction or an exponent. `free`: whether the text holds no character
+/// reference candidate in any part, when a caller searched already.
 pub(crate) fn from_str_tracked(
     text: &str,
     max_depth: usize,
+    free: Option<bool>,
 ) -> Result<(Value, bool, crate::repeated_keys::Read), JsonTextError> {
     // One search of the whole text vouches for every string that is a
     // plain slice of it; the parse looks at the rest.
-    let vouched = entities::no_candidate_in_any_part(text.as_bytes());
+    let vouched = free.unwrap_or_else(|| entities::no_candidate_in_any_part(text.as_bytes()));
     let notes = Notes::default();
     let value = read_noting(text, max_depth, &notes, vouched)?;
     let may_need_repair = !vouched || notes.may_need_repair.get();
@@ -451,7 +453,7 @@ pub(crate) mod tests {
         .unwrap();
         let scanned = inspect(text);
         for limit in [0, 1, 2, 3, 128] {
-            match from_str_tracked(text, limit) {
+            match from_str_tracked(text, limit, None) {
                 Ok((value, may_need_repair, _)) => {
                     assert!(scanned.nesting <= limit, "{text:.60}");
                     // Where the scan was sure, so is the parse.

@@ -140,16 +140,20 @@ pub trait ToolArgs: serde::de::DeserializeOwned + schemars::JsonSchema + 'static
         options: &Options,
     ) -> Result<Parsed<Self>, ArgsError> {
         let raw = raw.into();
+        let mut searched = None;
         if let (RawArgs::Text(text), Ok(compiled)) = (&raw, Self::__contract()) {
             let eligible = compiled.clean.is_ok();
-            if let Some(value) = crate::clean_read::read(text, options, eligible, Self::__node()) {
-                return Ok(Parsed {
-                    value,
-                    report: Report::default(),
-                });
+            match crate::clean_read::read(text, options, eligible, Self::__node()) {
+                Ok(value) => {
+                    return Ok(Parsed {
+                        value,
+                        report: Report::default(),
+                    });
+                }
+                Err(left) => searched = left,
             }
         }
-        from_model_full(raw, options)
+        from_model_searched(raw, options, searched)
     }
 
     /// Applies this type's annotations (aliases, verbatim marks, `open`) to
@@ -268,9 +272,20 @@ pub(crate) fn from_model_full<T: ToolArgs>(
     raw: RawArgs<'_>,
     options: &Options,
 ) -> Result<Parsed<T>, ArgsError> {
+    from_model_searched(raw, options, None)
+}
+
+/// [`from_model_full`] of a text the clean read already searched for a
+/// character reference candidate: `free` says whether it found none in any
+/// part (`None`: not searched).
+fn from_model_searched<T: ToolArgs>(
+    raw: RawArgs<'_>,
+    options: &Options,
+    free: Option<bool>,
+) -> Result<Parsed<T>, ArgsError> {
     match raw {
         RawArgs::Text(text) => {
-            let (value, may_need_repair, read) = text_value(text, options)?;
+            let (value, may_need_repair, read) = text_value(text, options, free)?;
             check_parsed(value, may_need_repair, options, Some(text), read)
         }
         // A parsed value kept one member of each repeated key: nothing
@@ -280,8 +295,13 @@ pub(crate) fn from_model_full<T: ToolArgs>(
 }
 
 /// The arguments' value from their text, whether normalizing it could
-/// change anything, and what the parse noted ([`Read`]).
-fn text_value(text: &str, options: &Options) -> Result<(Value, bool, Read), ArgsError> {
+/// change anything, and what the parse noted ([`Read`]). `free` as for
+/// [`from_model_searched`].
+fn text_value(
+    text: &str,
+    options: &Options,
+    free: Option<bool>,
+) -> Result<(Value, bool, Read), ArgsError> {
     options.check_size(text.len()).map_err(ArgsError::Limit)?;
     if crate::call::is_json_whitespace(text) {
         // No arguments, as in every call format (`crate::call`).
@@ -291,7 +311,7 @@ fn text_value(text: &str, options: &Options) -> Result<(Value, bool, Read), Args
             Read::default(),
         ));
     }
-    let (value, may_need_repair, read) = json_text::from_str_tracked(text, options.max_depth)
+    let (value, may_need_repair, read) = json_text::from_str_tracked(text, options.max_depth, free)
         .map_err(|error| match error {
             JsonTextError::TooDeep { limit, .. } => ArgsError::Limit(NormalizeError::TooDeep {
                 pointer: String::new(),
@@ -354,7 +374,7 @@ pub(crate) fn check_parsed<T: ToolArgs>(
 
 /// The normalized value [`check_parsed`] was given, from its text.
 fn value_again<T: ToolArgs>(text: &str, options: &Options) -> Option<Value> {
-    let (mut value, may_need_repair, _) = text_value(text, options).ok()?;
+    let (mut value, may_need_repair, _) = text_value(text, options, None).ok()?;
     if may_need_repair {
         T::normalize(&mut value, options).ok()?;
     }

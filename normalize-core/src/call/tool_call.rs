@@ -59,7 +59,7 @@ impl Arguments {
             Arguments::Text(text) if is_json_whitespace(&text) => {
                 Ok((Value::Object(Default::default()), false, Default::default()))
             }
-            Arguments::Text(text) => match json_text::from_str_tracked(&text, max_depth) {
+            Arguments::Text(text) => match json_text::from_str_tracked(&text, max_depth, None) {
                 Ok((value, may_need_repair, read)) => Ok((value, may_need_repair, read)),
                 Err(JsonTextError::Syntax(e)) => {
                     Err(SyntaxError::json(SyntaxKind::Arguments, None, &e, &text))

@@ -71,33 +71,42 @@ fn count(change: impl FnOnce(&mut PathsTaken)) {
     });
 }
 
-/// `T` from `text` by the clean path, or `None`: then the full path reads
-/// it. `eligible` is the type's [`eligibility`], `node` its model.
+/// `T` from `text` by the clean path, or, when the full path is to read it,
+/// what the clean path learned on the way: whether it searched the text for
+/// a character reference candidate and found none in any part (`None`: not
+/// searched). The full path needs that answer too, and takes this one
+/// rather than search again. `eligible` is the type's [`eligibility`],
+/// `node` its model.
 pub(crate) fn read<T: DeserializeOwned>(
     text: &str,
     options: &Options,
     eligible: bool,
     node: &'static Node,
-) -> Option<T> {
+) -> Result<T, Option<bool>> {
     if !eligible || *options != Options::default() {
         count(|taken| taken.never += 1);
-        return None;
+        return Err(None);
     }
     let read = attempt::<T>(text, options, node);
     count(|taken| match read {
-        Some(_) => taken.clean += 1,
-        None => taken.left += 1,
+        Ok(_) => taken.clean += 1,
+        Err(_) => taken.left += 1,
     });
     read
 }
 
-fn attempt<T: DeserializeOwned>(text: &str, options: &Options, node: &'static Node) -> Option<T> {
+fn attempt<T: DeserializeOwned>(
+    text: &str,
+    options: &Options,
+    node: &'static Node,
+) -> Result<T, Option<bool>> {
     if options.check_size(text.len()).is_err() || crate::call::is_json_whitespace(text) {
-        return None;
+        return Err(None);
     }
     let free = observer::Free::of(text);
+    let left = Some(free.vouches());
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(observer::Observed::root(&mut de, node, &free)).ok()?;
-    de.end().ok()?;
-    Some(value)
+    let value = T::deserialize(observer::Observed::root(&mut de, node, &free)).map_err(|_| left)?;
+    de.end().map_err(|_| left)?;
+    Ok(value)
 }

@@ -405,6 +405,11 @@ impl Free {
         }
     }
 
+    /// Whether the whole text was vouched for (it holds no candidate).
+    pub(super) fn vouches(&self) -> bool {
+        self.start <= self.end
+    }
+
     /// Whether `text` lies inside the text vouched for.
     #[inline(always)]
     fn holds(&self, text: &str) -> bool {
