@@ -12,7 +12,10 @@
 //! path alone (what a type the clean read cannot vouch for always takes);
 //! `pipeline`, the validating pipeline of `benches/clean_path.rs`
 //! (`from_str::<Value>`, `jsonschema` `is_valid` against the same closed
-//! schema, `from_value::<T>`).
+//! schema, `from_value::<T>`); `stream8`/`stream64`, the text fed to an
+//! `ArgsStream<T>` in fragments of 8 or 64 bytes (moved on to a character
+//! boundary), its recorded events drained after each, then `finish()`, as
+//! `benches/stream.rs` does.
 
 use std::hint::black_box;
 use toolargs::ToolArgs;
@@ -81,6 +84,29 @@ fn main() {
                 )
                 .is_ok(),
             );
+        }
+        return;
+    }
+    if let Some(delta) = args.get(3).and_then(|mode| mode.strip_prefix("stream")) {
+        let delta: usize = delta.parse().expect("stream8 or stream64");
+        let mut fragments = Vec::new();
+        let mut start = 0;
+        while start < text.len() {
+            let mut end = (start + delta).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            fragments.push(&text[start..end]);
+            start = end;
+        }
+        for _ in 0..calls {
+            let mut call = toolargs::stream::ArgsStream::<SearchArgs>::new();
+            let mut seen = 0;
+            for fragment in &fragments {
+                call.push(black_box(fragment));
+                seen += call.events().count();
+            }
+            let _ = black_box((call.finish().is_ok(), seen));
         }
         return;
     }
