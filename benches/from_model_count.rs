@@ -22,6 +22,8 @@ use toolargs::ToolArgs;
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/fragments.rs"]
+mod fragments;
 #[path = "support/search_args.rs"]
 mod search_args;
 
@@ -89,16 +91,7 @@ fn main() {
     }
     if let Some(delta) = args.get(3).and_then(|mode| mode.strip_prefix("stream")) {
         let delta: usize = delta.parse().expect("stream8 or stream64");
-        let mut fragments = Vec::new();
-        let mut start = 0;
-        while start < text.len() {
-            let mut end = (start + delta).min(text.len());
-            while !text.is_char_boundary(end) {
-                end += 1;
-            }
-            fragments.push(&text[start..end]);
-            start = end;
-        }
+        let fragments = fragments::fragments(&text, delta);
         for _ in 0..calls {
             let mut call = toolargs::stream::ArgsStream::<SearchArgs>::new();
             let mut seen = 0;

@@ -23,26 +23,13 @@ use toolargs::stream::{ArgsStream, EventRef};
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/fragments.rs"]
+mod fragments;
 #[path = "support/search_args.rs"]
 mod search_args;
 
+use fragments::fragments;
 use search_args::SearchArgs;
-
-/// `text` cut every `delta` bytes, moved on to the next character
-/// boundary (providers send text: a fragment is whole characters).
-fn fragments(text: &str, delta: usize) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let mut end = (start + delta).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        out.push(&text[start..end]);
-        start = end;
-    }
-    out
-}
 
 /// Feeds the fragments and finishes.
 fn stream(fragments: &[&str], events: bool) -> usize {

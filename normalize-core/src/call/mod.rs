@@ -234,12 +234,15 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
         JsonTextError::Syntax(e) => SyntaxError::json(SyntaxKind::Envelope, None, &e, text),
         JsonTextError::TooDeep { found, limit } => too_deep_envelope(found, limit),
     };
-    let facts = json_text::inspect(text);
-    if facts.nesting <= max_depth {
-        // Nothing in it can be too deep: the common case, one scan.
-        let (value, repeated) =
-            json_text::from_str_noting_repeats(text, max_depth).map_err(syntax)?;
-        return Ok((value, Source::new(text, None, HashSet::new(), repeated)));
+    // The common case: nothing in it nests past the limit, and the one read
+    // (which holds the limit as it goes) is all it takes. Only text nested
+    // past it is scanned for where.
+    match json_text::from_str_noting_repeats(text, max_depth) {
+        Err(JsonTextError::TooDeep { .. }) => {}
+        read => {
+            let (value, repeated) = read.map_err(syntax)?;
+            return Ok((value, Source::new(text, None, HashSet::new(), repeated)));
+        }
     }
     let scan = source::scan(text);
     let own_limit = max_depth.max(crate::normalizer::DEFAULT_MAX_DEPTH);
@@ -264,7 +267,7 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
     }
     // The whole text must be JSON, deep arguments included; checked
     // without building anything.
-    json_text::check_with_facts(text, facts, usize::MAX).map_err(syntax)?;
+    json_text::check_with_facts(text, json_text::inspect(text), usize::MAX).map_err(syntax)?;
     // Each deep argument value is blanked to `0` (and spaces, so the
     // rest keeps its place); the parsed `0` is then replaced by the text.
     let mut masked = text.as_bytes().to_vec();

@@ -24,7 +24,7 @@
 //! so streaming a call costs one lookup per key. A schema that does not
 //! compile has one site, open.
 
-use crate::plan::{Node, NodeId, SchemaPlan, Sub};
+use crate::plan::{JsonType, Node, NodeId, SchemaPlan, Sub};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -529,7 +529,7 @@ impl<'p> Builder<'p> {
             let objects: Parts = group
                 .iter()
                 .copied()
-                .filter(|b| self.admits(*b, Shape::Object, 0))
+                .filter(|b| self.admits(*b, JsonType::Object, 0))
                 .collect();
             if objects.len() >= 2 {
                 let branches: Vec<ObjectBranch> = objects
@@ -551,7 +551,7 @@ impl<'p> Builder<'p> {
                 });
             }
         }
-        for (index, shape) in [Shape::Object, Shape::Array].into_iter().enumerate() {
+        for (index, shape) in [JsonType::Object, JsonType::Array].into_iter().enumerate() {
             let mut chosen: Parts = Vec::new();
             for group in &groups {
                 let mut admitting = group.iter().filter(|b| self.admits(**b, shape, 0));
@@ -572,10 +572,10 @@ impl<'p> Builder<'p> {
         }
     }
 
-    /// Whether a union branch can hold a value of JSON type `shape` as far
-    /// as the validator's report goes: `false` only where the branch
+    /// Whether a union branch can hold a container of JSON type `shape` as
+    /// far as the validator's report goes: `false` only where the branch
     /// refuses it by `type`, `const` or `enum` (through `$ref` and `allOf`).
-    fn admits(&self, schema: Sub, shape: Shape, links: usize) -> bool {
+    fn admits(&self, schema: Sub, shape: JsonType, links: usize) -> bool {
         let Sub::Node(id) = schema else {
             return true;
         };
@@ -583,7 +583,7 @@ impl<'p> Builder<'p> {
             return true;
         }
         let node = self.node(id);
-        node.own_types.contains(shape.json_type())
+        node.own_types.contains(shape)
             && node
                 .conjuncts
                 .iter()
@@ -860,22 +860,6 @@ impl<'p> Builder<'p> {
             }
         }
         self.intern(schemas)
-    }
-}
-
-/// The shape of a container, as a union branch may admit it.
-#[derive(Clone, Copy)]
-enum Shape {
-    Object,
-    Array,
-}
-
-impl Shape {
-    fn json_type(self) -> crate::plan::JsonType {
-        match self {
-            Shape::Object => crate::plan::JsonType::Object,
-            Shape::Array => crate::plan::JsonType::Array,
-        }
     }
 }
 
