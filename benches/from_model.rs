@@ -7,7 +7,7 @@
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value;
 use std::hint::black_box;
-use toolargs::{Normalizer, Options, ToolArgs, json_text};
+use toolargs::{Normalizer, Options, ToolArgs};
 
 #[path = "support/corpus.rs"]
 mod corpus;
@@ -39,12 +39,13 @@ fn clean(c: &mut Criterion) {
         group.bench_function("parse_value", |b| {
             b.iter(|| black_box(serde_json::from_str::<Value>(black_box(&text)).unwrap()))
         });
-        // What normalizing a clean call costs on the text path (`from_model`,
-        // the toolbox, the command): the scan that bounds nesting and proves
-        // no repair can apply, after which the walk is skipped.
-        assert!(!json_text::may_need_repair(&text));
-        group.bench_function("inspect", |b| {
-            b.iter(|| black_box(json_text::may_need_repair(black_box(&text))))
+        // What normalizing a clean call costs on the command's text path
+        // (`Normalizer::normalize_text`): the scan that proves no repair can
+        // apply, then a check that the text is JSON, with no value built.
+        let (kept, report) = dynamic.normalize_text(&text).unwrap();
+        assert!(matches!(kept, std::borrow::Cow::Borrowed(_)) && report.is_clean());
+        group.bench_function("normalize_text", |b| {
+            b.iter(|| black_box(dynamic.normalize_text(black_box(&text)).unwrap()))
         });
         let mut value = call.clone();
         group.bench_function("normalize_derived", |b| {

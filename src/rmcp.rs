@@ -262,7 +262,7 @@ pub fn read_tools_call(params: Option<Value>) -> Result<RecoveredCall, SyntaxErr
     match params.get("arguments") {
         Some(Value::String(text)) => {
             let text = text.clone();
-            match toolargs_core::json_text::from_str(&text, DEFAULT_MAX_DEPTH) {
+            match toolargs_core::json::read(&text, DEFAULT_MAX_DEPTH) {
                 Ok(object @ Value::Object(_)) => {
                     params.insert("arguments".to_owned(), object);
                     arguments_text = Some(text);
@@ -280,7 +280,7 @@ pub fn read_tools_call(params: Option<Value>) -> Result<RecoveredCall, SyntaxErr
                     return Err(shape(
                         "/arguments",
                         format!(
-                            "expected `arguments` to be an object, found a string that is not JSON ({error})"
+                            "expected `arguments` to be an object, found a string that does not hold one ({error})"
                         ),
                     ));
                 }

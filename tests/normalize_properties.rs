@@ -227,15 +227,18 @@ proptest! {
     }
 
     #[test]
-    fn text_the_scan_calls_clean_needs_no_repair(schema in schema(), args in arguments(), pretty in any::<bool>()) {
-        // `from_model` and the toolbox skip normalizing text whose scan says
-        // no repair can apply; that must never skip a repair.
+    fn the_text_path_repairs_what_the_value_path_repairs(schema in schema(), args in arguments(), pretty in any::<bool>()) {
+        // `normalize_text` skips building a value where its scan of the text
+        // says no repair can apply: that must never skip a repair.
         let text = if pretty { serde_json::to_string_pretty(&args) } else { serde_json::to_string(&args) }.unwrap();
-        if !toolargs::json_text::may_need_repair(&text) {
-            let normalizer = Normalizer::compile(&schema).expect("generated schemas compile");
-            let mut value: Value = serde_json::from_str(&text).unwrap();
-            let report = normalizer.normalize(&mut value).unwrap();
-            prop_assert!(report.is_clean(), "{} needed {:?}", text, report);
+        let normalizer = Normalizer::compile(&schema).expect("generated schemas compile");
+        let mut value: Value = serde_json::from_str(&text).unwrap();
+        let report = normalizer.normalize(&mut value).unwrap();
+        let (spliced, text_report) = normalizer.normalize_text(&text).unwrap();
+        prop_assert_eq!(&text_report, &report);
+        prop_assert_eq!(serde_json::from_str::<Value>(&spliced).unwrap(), value);
+        if report.is_clean() {
+            prop_assert!(matches!(spliced, std::borrow::Cow::Borrowed(_)) || spliced == text);
         }
     }
 

@@ -14,11 +14,11 @@
 //! `RawValue`). A syntax error that names a lone surrogate escape points
 //! at that escape, in the envelope or in arguments sent as text.
 //!
-//! The same text checks `json_text`, the parser every call and every
-//! decoded string goes through: its pre-parse nesting count never
-//! undercounts (it is what keeps the recursion-limit-free parse off the
-//! stack), and within serde_json's own limit it accepts exactly what
-//! serde_json accepts, with the same value.
+//! The same text checks `toolargs::json::read`, the parser every call and
+//! every decoded string goes through: it refuses text for its depth exactly
+//! when the text nests past the limit (counted here apart from it), never
+//! builds a value deeper than the text, and within serde_json's own limit it
+//! accepts exactly what serde_json accepts, with the same value.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 use toolargs::call::{self, Arguments, ReadCalls, ToolCall, Unreadable, WireFormat};
 use toolargs::export::Dialect;
-use toolargs::json_text::{self, JsonTextError};
+use toolargs::json;
 use toolargs::policy::{Decision, PolicyRequest};
 use toolargs::rejection::{CallError, Rejection, SyntaxError};
 use toolargs::toolbox::Toolbox;
@@ -154,18 +154,25 @@ fn render(error: &CallError) {
 }
 
 fn check_json_text(text: &str) {
-    let nesting = json_text::nesting(text);
-    let ours = json_text::from_str(text, 128);
+    let nesting = toolargs_fuzz::nesting(text);
+    let ours = json::read(text, 128);
     match &ours {
-        Err(JsonTextError::TooDeep { found, limit }) => {
-            assert_eq!((*found, *limit), (nesting, 128));
+        Err(SyntaxError {
+            line: None,
+            message,
+            ..
+        }) => {
+            assert_eq!(
+                message,
+                &format!("JSON nests {nesting} levels deep, more than the limit of 128")
+            );
             assert!(nesting > 128);
         }
         // Well inside serde_json's own recursion limit, the two agree.
         _ if nesting <= 100 => match (&ours, serde_json::from_str::<Value>(text)) {
-            (Ok(a), Ok(b)) => assert_eq!(a, &b, "json_text and serde_json disagree"),
-            (Ok(_), Err(e)) => panic!("json_text accepted what serde_json rejects: {e}"),
-            (Err(_), Ok(_)) => panic!("json_text rejected what serde_json accepts"),
+            (Ok(a), Ok(b)) => assert_eq!(a, &b, "json::read and serde_json disagree"),
+            (Ok(_), Err(e)) => panic!("json::read accepted what serde_json rejects: {e}"),
+            (Err(_), Ok(_)) => panic!("json::read rejected what serde_json accepts"),
             (Err(_), Err(_)) => {}
         },
         _ => {}
@@ -173,7 +180,7 @@ fn check_json_text(text: &str) {
     if let Ok(value) = &ours {
         assert!(
             depth(value) <= nesting,
-            "nesting() counted {nesting}, the value nests {}",
+            "the text nests {nesting}, the value {}",
             depth(value)
         );
     }
@@ -217,7 +224,7 @@ fn raw_at<'a>(text: &'a str, pointer: &str) -> Option<&'a str> {
 /// unreadable one is named by it, and an id is its member's string or the
 /// number's text as sent.
 fn check_read(text: &str, read: &ReadCalls) {
-    let envelope = json_text::from_str(text, usize::MAX).expect("a text read is JSON");
+    let envelope = json::read(text, usize::MAX).expect("a text read is JSON");
     for entry in &read.entries {
         assert!(
             envelope.pointer(&entry.pointer).is_some(),
@@ -253,7 +260,7 @@ fn check_read(text: &str, read: &ReadCalls) {
             entry.pointer
         );
     }
-    toolargs::deep::drop_value(envelope);
+    toolargs_fuzz::drop_flat(envelope);
 }
 
 /// `Reader::max_depth` under a tight limit reads what `call::read` reads, the
@@ -277,7 +284,7 @@ fn check_depths(text: &str, wide: &ReadCalls) {
                 let whole = |a: &Arguments| a.clone().into_value(usize::MAX).ok();
                 let (a, b) = (whole(&n.arguments), whole(&w.arguments));
                 assert!(a == b, "the arguments differ at `{}`", n.name);
-                a.into_iter().chain(b).for_each(toolargs::deep::drop_value);
+                a.into_iter().chain(b).for_each(toolargs_fuzz::drop_flat);
                 if let Ok(value) = n.arguments.clone().into_value(depth) {
                     assert!(self::depth(&value) <= depth);
                 }

@@ -142,7 +142,12 @@ fn run<T: ToolArgs>(text: &str, ends: &[usize], options: Options, feed: Feed) ->
     (certain, provisional, call.finish())
 }
 
-fn check<T: ToolArgs + std::fmt::Debug + PartialEq>(text: &str, ends: &[usize], options: Options, feed: Feed) {
+fn check<T: ToolArgs + std::fmt::Debug + PartialEq>(
+    text: &str,
+    ends: &[usize],
+    options: Options,
+    feed: Feed,
+) {
     let whole = T::from_model_with(text, &options);
     let (certain, provisional, result) = run::<T>(text, ends, options, feed);
     assert_eq!(result, whole, "finish differs from the whole text's");

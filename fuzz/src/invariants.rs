@@ -50,7 +50,7 @@ pub fn check_changes(plan: &SchemaPlan, loc: &Loc, before: &Value, after: &Value
                 declared.contains(shape),
                 "decoded to undeclared {shape:?} at {at:?}"
             );
-            let parsed = toolargs::json_text::from_str(s, usize::MAX)
+            let parsed = toolargs::json::read(s, usize::MAX)
                 .unwrap_or_else(|e| panic!("decoded a string that is not JSON at {at:?}: {e}"));
             assert_eq!(JsonType::of(&parsed), shape, "shape differs at {at:?}");
         }

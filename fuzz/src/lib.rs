@@ -4,3 +4,47 @@
 
 pub mod invariants;
 pub mod json_gen;
+
+use serde_json::Value;
+
+/// Drops `value` level by level: `Value`'s own drop recurses once per level,
+/// and `toolargs::json::read` reads text nested far deeper than a stack
+/// holds (its docs).
+pub fn drop_flat(value: Value) {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Array(items) => pending.extend(items),
+            Value::Object(members) => pending.extend(members.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+/// The deepest nesting of arrays and objects in `text`, brackets inside
+/// strings not counted: the oracle for the reader's nesting limit, written
+/// apart from it.
+pub fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for byte in text.bytes() {
+        if in_string {
+            match (escaped, byte) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}

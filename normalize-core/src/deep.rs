@@ -11,9 +11,11 @@
 //! thread, even a 2 MiB worker, while the calls models actually send, a few
 //! levels deep, pay nothing.
 //!
-//! What this crate cannot reach is `serde_json::Value`'s own drop, which
-//! also recurses once per level: hand a value that may be deep to
-//! [`drop_value`] instead of letting it go out of scope. Nor can it reach
+//! `serde_json::Value`'s own drop also recurses once per level: a value the
+//! crate builds and lets go of itself goes to [`drop_value`] instead of out
+//! of scope. One it hands out ([`crate::json::read`],
+//! [`crate::call::Arguments::into_value`]) drops as serde_json drops it, as
+//! their docs say. Nor can the crate reach
 //! the validator or serde's deserialization of a recursive type, which
 //! `from_model` and the toolbox run after normalizing: they too take stack
 //! per level of the value.
@@ -45,16 +47,7 @@ pub(crate) fn guard<R>(depth: usize, f: impl FnOnce() -> R) -> R {
 /// Drops `value` level by level, with a heap-allocated work list instead of
 /// the recursion of `Value`'s own drop, which overflows a 2 MiB thread some
 /// tens of thousands of levels down.
-///
-/// ```
-/// use serde_json::Value;
-///
-/// let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-/// let value: Value = toolargs_core::json_text::from_str(&deep, usize::MAX)?;
-/// toolargs_core::deep::drop_value(value);
-/// # Ok::<(), toolargs_core::json_text::JsonTextError>(())
-/// ```
-pub fn drop_value(value: Value) {
+pub(crate) fn drop_value(value: Value) {
     let mut pending = Vec::new();
     let mut next = Some(value);
     while let Some(value) = next.take().or_else(|| pending.pop()) {

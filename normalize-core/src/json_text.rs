@@ -1,5 +1,7 @@
 //! Parsing JSON text with a nesting limit we choose, instead of serde_json's
-//! fixed 128, without risking the stack on hostile input.
+//! fixed 128, without risking the stack on hostile input. The public face of
+//! it is [`crate::json::read`]; every reader of the crate (calls, arguments,
+//! the normalizer's text path, the stream's finish) parses here.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -9,15 +11,12 @@ use crate::repeated_keys::{Notes, Tracked};
 
 /// Why a JSON text was not parsed.
 #[derive(Debug, thiserror::Error)]
-pub enum JsonTextError {
-    /// The text nests arrays and objects deeper than allowed.
+pub(crate) enum JsonTextError {
+    /// The text nests arrays and objects deeper than allowed: the nesting
+    /// found (brackets outside strings, counted over the whole text) and
+    /// the limit in force.
     #[error("JSON nests {found} levels deep, more than the limit of {limit}")]
-    TooDeep {
-        /// Nesting found (brackets outside strings, counted over the whole text).
-        found: usize,
-        /// The limit in force.
-        limit: usize,
-    },
+    TooDeep { found: usize, limit: usize },
     /// The text is not JSON (RFC 8259, nothing trailing).
     #[error(transparent)]
     Syntax(#[from] serde_json::Error),
@@ -41,15 +40,6 @@ pub(crate) struct TextFacts {
     /// a `&` are the decoded string's bytes unless an escape intervenes, and
     /// every escape but `\u` decodes to a byte no reference name contains.
     pub(crate) may_need_repair: bool,
-}
-
-/// Whether normalizing the JSON text `text` could change anything, read
-/// from one scan of it, without parsing: `false` is certain (no string of
-/// it holds a character reference candidate in either entity mode, a `\u`
-/// escape, or text that starts like JSON), `true` only means "maybe". Text
-/// that is not JSON gets an answer too.
-pub fn may_need_repair(text: &str) -> bool {
-    inspect(text).may_need_repair
 }
 
 /// Scans a JSON text without parsing it. Text that is not JSON gets facts
@@ -116,7 +106,7 @@ pub(crate) fn starts_like_json(content: &[u8]) -> bool {
 /// The deepest nesting of arrays and objects in a JSON text, counted without
 /// parsing (brackets inside strings do not count). Text that is not JSON gets
 /// a number too; it only bounds what a parse could build.
-pub fn nesting(text: &str) -> usize {
+pub(crate) fn nesting(text: &str) -> usize {
     inspect(text).nesting
 }
 
@@ -133,7 +123,7 @@ pub fn nesting(text: &str) -> usize {
 /// [`JsonTextError::TooDeep`] when the text nests deeper than `max_depth`,
 /// whatever else is wrong with it; [`JsonTextError::Syntax`] when it is not
 /// JSON.
-pub fn from_str(text: &str, max_depth: usize) -> Result<Value, JsonTextError> {
+pub(crate) fn from_str(text: &str, max_depth: usize) -> Result<Value, JsonTextError> {
     read_noting(text, max_depth, &Notes::default(), false)
 }
 
@@ -345,13 +335,7 @@ pub(crate) fn syntax_message(error: &serde_json::Error) -> String {
 /// escape" at the character after it, which points at neither the problem
 /// nor its cause.
 ///
-/// ```
-/// let text = r#"{"a": "\ud800"}"#;
-/// let error = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
-/// let (line, column, message) = toolargs_core::json_text::describe_error(text, &error);
-/// assert_eq!((line, column, message.as_str()), (1, 8, r"lone surrogate \uD800"));
-/// ```
-pub fn describe_error(text: &str, error: &serde_json::Error) -> (usize, usize, String) {
+pub(crate) fn describe_error(text: &str, error: &serde_json::Error) -> (usize, usize, String) {
     let message = syntax_message(error);
     let (line, column) = (error.line(), error.column());
     if matches!(
@@ -629,6 +613,57 @@ pub(crate) mod tests {
             (levels, value)
         });
         assert_eq!(parsed, (100_000, Value::from(1)));
+    }
+
+    #[test]
+    fn names_a_lone_surrogate_at_its_escape() {
+        let text = r#"{"a": "\ud800"}"#;
+        let error = serde_json::from_str::<Value>(text).unwrap_err();
+        let (line, column, message) = describe_error(text, &error);
+        assert_eq!(
+            (line, column, message.as_str()),
+            (1, 8, r"lone surrogate \uD800")
+        );
+    }
+
+    proptest::proptest! {
+        /// "Nothing to repair" from the scan is never wrong about a string's
+        /// references, in either entity mode; where no `\u` escape
+        /// intervenes, the scan of the raw text and the search of the string
+        /// it spells agree.
+        #[test]
+        fn the_scan_calls_clean_only_strings_without_references(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "&", "#", "x", "X", "0", "7", "f", ";", "=", " ", "T", "AT&T", "R&D", "lt",
+                    "amp", "am", "Tab", "nbsp", "not", "notin", "é", "\"", "\\", "\n", "\t",
+                    "\u{1}", "/", "[", "{",
+                ]),
+                0..12,
+            ),
+        ) {
+            let text: String = parts.concat();
+            let json = serde_json::json!({ "k": &text, "list": [&text] }).to_string();
+            if !inspect(&json).may_need_repair {
+                for mode in [entities::EntityMode::Attribute, entities::EntityMode::Text] {
+                    proptest::prop_assert!(
+                        matches!(entities::decode_once(&text, mode), std::borrow::Cow::Borrowed(_)),
+                        "{} called clean, but {:?} decodes in {:?} mode", json, text, mode
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn realistic_prose_needs_no_repair() {
+        let body = "AT&T and R&D: Q&A with a & b, AT&T's terms".repeat(50);
+        let call =
+            serde_json::json!({"query": "AT&T", "documents": [{"title": "R&D", "body": body}]});
+        assert!(!inspect(&call.to_string()).may_need_repair);
+        let damaged =
+            serde_json::json!({"query": "AT&amp;T", "documents": [{"title": "R&D", "body": body}]});
+        assert!(inspect(&damaged.to_string()).may_need_repair);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::entities::{EntityMode, decode_until_stable};
 use crate::json_text::{self, JsonTextError};
 use crate::path::Path;
 use crate::plan::{JsonType, Loc, SchemaError, SchemaPlan, TypeSet};
+use crate::rejection::{SyntaxError, SyntaxKind};
 use crate::report::{RepairKind, Report};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -26,12 +27,12 @@ pub struct Options {
     ///
     /// For normalization, a bound on work and memory, not on the stack:
     /// parsing, the walk and writing repairs back into a text grow their
-    /// stack on the heap as they go deeper ([`crate::deep`]), so for them any bound,
+    /// stack on the heap as they go deeper, so for them any bound,
     /// `usize::MAX` included, is safe on any thread, a 2 MiB async worker
     /// included. Time and memory grow
-    /// linearly with the size of the arguments whatever their depth. Drop a
-    /// value that may be deep with [`crate::deep::drop_value`]:
-    /// `serde_json::Value`'s own drop recurses.
+    /// linearly with the size of the arguments whatever their depth. A
+    /// `serde_json::Value` the crate hands out ([`crate::json::read`])
+    /// drops recursively: see there.
     ///
     /// The later phases of `from_model` and the toolbox are other crates'
     /// recursive code: the schema validator and serde's deserialization of
@@ -317,7 +318,9 @@ impl Normalizer {
     ) -> Result<(Cow<'t, str>, Report), NormalizeTextError> {
         let max_depth = self.options.max_depth;
         let facts = json_text::inspect(text);
-        let not_json = |e| NormalizeTextError::not_json(text, e);
+        let not_json = |e: JsonTextError| {
+            NormalizeTextError::Syntax(SyntaxError::of_text(SyntaxKind::Arguments, e, text))
+        };
         if !facts.may_need_repair {
             json_text::check_with_facts(text, facts, max_depth).map_err(not_json)?;
             return Ok((Cow::Borrowed(text), Report::default()));
@@ -339,25 +342,12 @@ impl Normalizer {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum NormalizeTextError {
-    /// The text is not JSON: what the parser found, and where (a lone
-    /// surrogate escape is named at the escape itself).
-    #[error("not JSON: {message} at line {line} column {column}")]
-    Syntax {
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, in bytes.
-        column: usize,
-        /// What is wrong there.
-        message: String,
-    },
-    /// The text nests deeper than [`Options::max_depth`].
-    #[error("not JSON: JSON nests {found} levels deep, more than the limit of {limit}")]
-    TooDeep {
-        /// Nesting found (counted before parsing).
-        found: usize,
-        /// The limit in force.
-        limit: usize,
-    },
+    /// The text is not JSON, or nests deeper than [`Options::max_depth`]:
+    /// a [`SyntaxError`] of kind [`SyntaxKind::Arguments`], as a call's
+    /// arguments get (the line and column where the parser stopped, a lone
+    /// surrogate escape named at the escape itself; none for the nesting).
+    #[error(transparent)]
+    Syntax(SyntaxError),
     /// Normalization stopped (a limit in [`Options`]).
     #[error(transparent)]
     Normalize(#[from] NormalizeError),
@@ -371,22 +361,6 @@ pub enum NormalizeTextError {
         /// Byte offset where writing back stopped.
         offset: usize,
     },
-}
-
-impl NormalizeTextError {
-    fn not_json(text: &str, error: JsonTextError) -> Self {
-        match error {
-            JsonTextError::TooDeep { found, limit } => NormalizeTextError::TooDeep { found, limit },
-            JsonTextError::Syntax(error) => {
-                let (line, column, message) = json_text::describe_error(text, &error);
-                NormalizeTextError::Syntax {
-                    line,
-                    column,
-                    message,
-                }
-            }
-        }
-    }
 }
 
 /// One normalization in progress: the options and the report being built.

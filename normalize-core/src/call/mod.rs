@@ -230,10 +230,7 @@ impl Reader {
 /// Parses the envelope for [`Reader::read`]: with the text beside it, for
 /// number ids and for arguments kept as text.
 fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), SyntaxError> {
-    let syntax = |e: JsonTextError| match e {
-        JsonTextError::Syntax(e) => SyntaxError::json(SyntaxKind::Envelope, None, &e, text),
-        JsonTextError::TooDeep { found, limit } => too_deep_envelope(found, limit),
-    };
+    let syntax = |e: JsonTextError| SyntaxError::of_text(SyntaxKind::Envelope, e, text);
     // The common case: nothing in it nests past the limit, and the one read
     // (which holds the limit as it goes) is all it takes. Only text nested
     // past it is scanned for where.
@@ -247,7 +244,10 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
     let scan = source::scan(text);
     let own_limit = max_depth.max(crate::normalizer::DEFAULT_MAX_DEPTH);
     if scan.own_nesting > own_limit {
-        return Err(too_deep_envelope(scan.own_nesting, own_limit));
+        return Err(syntax(JsonTextError::TooDeep {
+            found: scan.own_nesting,
+            limit: own_limit,
+        }));
     }
     let deep: Vec<(&String, &source::Member)> = scan
         .arguments
@@ -293,16 +293,6 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
         }
     }
     Ok((value, Source::new(text, Some(scan), textified, repeated)))
-}
-
-fn too_deep_envelope(found: usize, limit: usize) -> SyntaxError {
-    SyntaxError {
-        kind: SyntaxKind::Envelope,
-        line: None,
-        column: None,
-        pointer: None,
-        message: format!("the call nests {found} levels deep, more than the limit of {limit}"),
-    }
 }
 
 #[cfg(test)]

@@ -30,7 +30,10 @@ impl Arguments {
     ///
     /// [`SyntaxError`] of kind [`SyntaxKind::Arguments`] when the text is
     /// not JSON (whitespace other than JSON's four included) or nests
-    /// deeper than `max_depth`.
+    /// deeper than `max_depth` (then with no line and column).
+    ///
+    /// Text is read as [`crate::json::read`] reads a document, safe at any
+    /// `max_depth`, and the value drops as serde_json drops it: see there.
     pub fn into_value(self, max_depth: usize) -> Result<Value, SyntaxError> {
         self.into_value_inspected(max_depth)
             .map(|(value, _, _)| value)
@@ -52,7 +55,11 @@ impl Arguments {
             Arguments::Value(value) => match nesting(&value) {
                 found if found > max_depth => {
                     crate::deep::drop_value(value);
-                    Err(too_deep_arguments(found, max_depth))
+                    let too_deep = JsonTextError::TooDeep {
+                        found,
+                        limit: max_depth,
+                    };
+                    Err(SyntaxError::of_text(SyntaxKind::Arguments, too_deep, ""))
                 }
                 _ => Ok((value, true, crate::repeated_keys::Read::UNKNOWN)),
             },
@@ -61,24 +68,9 @@ impl Arguments {
             }
             Arguments::Text(text) => match json_text::from_str_tracked(&text, max_depth, None) {
                 Ok((value, may_need_repair, read)) => Ok((value, may_need_repair, read)),
-                Err(JsonTextError::Syntax(e)) => {
-                    Err(SyntaxError::json(SyntaxKind::Arguments, None, &e, &text))
-                }
-                Err(JsonTextError::TooDeep { found, limit }) => {
-                    Err(too_deep_arguments(found, limit))
-                }
+                Err(error) => Err(SyntaxError::of_text(SyntaxKind::Arguments, error, &text)),
             },
         }
-    }
-}
-
-fn too_deep_arguments(found: usize, limit: usize) -> SyntaxError {
-    SyntaxError {
-        kind: SyntaxKind::Arguments,
-        line: None,
-        column: None,
-        pointer: None,
-        message: format!("arguments nest {found} levels deep, more than the limit of {limit}"),
     }
 }
 

@@ -9,8 +9,9 @@
 //! number texts are recorded apart, by JSON pointer, from the JSON text the
 //! schema was parsed from, and the grammar writes those.
 
-use crate::json_text::{self, JsonTextError};
+use crate::json_text;
 use crate::plan::reference::push_token;
+use crate::rejection::{SyntaxError, SyntaxKind};
 use serde_json::{Number, Value};
 use std::collections::HashMap;
 
@@ -43,10 +44,11 @@ impl NumberTexts {
     ///
     /// # Errors
     ///
-    /// [`JsonTextError::Syntax`] when `json` is not one JSON value, as
-    /// [`json_text::from_str`] would say.
-    pub fn scan(json: &str) -> Result<Self, JsonTextError> {
-        json_text::check_with_facts(json, json_text::inspect(json), usize::MAX)?;
+    /// [`SyntaxError`] of kind [`SyntaxKind::Document`] when `json` is not
+    /// one JSON value, as [`crate::json::read`] would say.
+    pub fn scan(json: &str) -> Result<Self, SyntaxError> {
+        json_text::check_with_facts(json, json_text::inspect(json), usize::MAX)
+            .map_err(|e| SyntaxError::of_text(SyntaxKind::Document, e, json))?;
         Ok(Self {
             texts: record(json),
         })

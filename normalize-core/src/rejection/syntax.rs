@@ -2,6 +2,8 @@
 //! tool call in a format we know.
 
 use serde::Serialize;
+
+use crate::json_text::JsonTextError;
 use std::fmt;
 
 /// What kind of syntax problem was found.
@@ -16,6 +18,10 @@ pub enum SyntaxKind {
     /// The JSON parsed but is not a tool call in the expected format
     /// (a missing `name`, an `arguments` of the wrong type, ...).
     Shape,
+    /// A JSON document read on its own ([`crate::json::read`]: a schema, a
+    /// tools file), not a call. No [`crate::rejection::Rejection`] carries
+    /// this kind.
+    Document,
 }
 
 /// Not JSON, or not a tool call: where it went wrong and why.
@@ -36,7 +42,8 @@ pub struct SyntaxError {
 
 impl SyntaxError {
     /// A JSON parse error of `kind` at the position `error` reports, raised
-    /// parsing `text` (see [`crate::json_text::describe_error`]).
+    /// parsing `text` (a lone surrogate escape named at the escape, see
+    /// `json_text::describe_error`).
     pub(crate) fn json(
         kind: SyntaxKind,
         pointer: Option<String>,
@@ -53,9 +60,32 @@ impl SyntaxError {
         }
     }
 
+    /// The error for `text` of `kind` that the crate's parser refused: where
+    /// the parser stopped (a lone surrogate escape named at the escape), or
+    /// the nesting, worded for the text it was.
+    pub(crate) fn of_text(kind: SyntaxKind, error: JsonTextError, text: &str) -> Self {
+        match error {
+            JsonTextError::Syntax(error) => SyntaxError::json(kind, None, &error, text),
+            JsonTextError::TooDeep { found, limit } => {
+                let what = match kind {
+                    SyntaxKind::Arguments => "arguments nest",
+                    SyntaxKind::Envelope | SyntaxKind::Shape => "the call nests",
+                    SyntaxKind::Document => "JSON nests",
+                };
+                SyntaxError {
+                    kind,
+                    line: None,
+                    column: None,
+                    pointer: None,
+                    message: format!("{what} {found} levels deep, more than the limit of {limit}"),
+                }
+            }
+        }
+    }
+
     /// A text refused before parsing because it crosses a limit of the
     /// options (its size, or its nesting).
-    pub(crate) fn limit(kind: SyntaxKind, error: &crate::normalizer::NormalizeError) -> Self {
+    pub(crate) fn limit(kind: SyntaxKind, error: &impl fmt::Display) -> Self {
         SyntaxError {
             kind,
             line: None,
@@ -95,6 +125,11 @@ impl SyntaxError {
                 self.pointer.as_deref().unwrap_or(""),
                 self.message
             ),
+            SyntaxKind::Document => format!(
+                "The JSON text is not valid ({}, {}). Send it again as valid JSON.",
+                self.position(),
+                self.message
+            ),
         }
     }
 
@@ -131,6 +166,16 @@ impl fmt::Display for SyntaxError {
                 self.pointer.as_deref().unwrap_or(""),
                 self.message
             ),
+            SyntaxKind::Document => match (self.line, self.column) {
+                (Some(line), Some(column)) => {
+                    write!(
+                        f,
+                        "not JSON: {} at line {line} column {column}",
+                        self.message
+                    )
+                }
+                _ => write!(f, "not JSON: {}", self.message),
+            },
         }
     }
 }

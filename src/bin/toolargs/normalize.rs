@@ -24,7 +24,8 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
-use toolargs::{DEFAULT_MAX_BYTES, EntityMode, Normalizer, Options, Report, json_text};
+use toolargs::rejection::{SyntaxError, SyntaxKind};
+use toolargs::{DEFAULT_MAX_BYTES, EntityMode, NormalizeTextError, Normalizer, Options, Report};
 
 /// Nesting accepted in an input line (and in the JSON its strings decode to).
 /// Deep enough for any real call; the processing threads' stacks are sized
@@ -173,7 +174,7 @@ impl Normalize {
         let id = match &parsed {
             Ok(case) => case.id.map(|raw| raw.get().to_owned()),
             // The line may still be JSON with an `id` (a case with a bad field).
-            Err(_) => json_text::from_str(line, MAX_DEPTH)
+            Err(_) => toolargs::json::read(line, MAX_DEPTH)
                 .ok()
                 .and_then(|value| value.get("id").map(Value::to_string)),
         }
@@ -236,9 +237,17 @@ fn normalize_text<'t>(
     text: &'t str,
     place: &str,
 ) -> Result<(Cow<'t, str>, Report), String> {
-    normalizer
-        .normalize_text(text)
-        .map_err(|e| format!("{place}: {e}"))
+    normalizer.normalize_text(text).map_err(|e| match e {
+        // Said as any JSON text the command reads is: `not JSON: ...`.
+        NormalizeTextError::Syntax(e) => format!(
+            "{place}: {}",
+            SyntaxError {
+                kind: SyntaxKind::Document,
+                ..e
+            }
+        ),
+        e => format!("{place}: {e}"),
+    })
 }
 
 #[derive(Deserialize)]
@@ -274,22 +283,33 @@ fn parse_case<'a>(line: &'a str, place: &str) -> Result<Case<'a>, String> {
             "{place}: not a case: a case is a JSON object, found an array"
         ));
     }
-    let nesting = json_text::nesting(line);
-    if nesting > MAX_DEPTH {
-        return Err(format!(
-            "{place}: nests {nesting} levels deep, more than {MAX_DEPTH}"
-        ));
-    }
-    let mut de = serde_json::Deserializer::from_str(line);
-    de.disable_recursion_limit();
-    Case::deserialize(&mut de)
-        .and_then(|case| de.end().map(|()| case))
-        .map_err(|e| {
-            if e.is_syntax() || e.is_eof() {
-                let (line_no, column, message) = json_text::describe_error(line, &e);
-                format!("{place}: not a case: {message} at line {line_no} column {column}")
-            } else {
-                format!("{place}: not a case: {e}")
+    // Most cases nest well within serde_json's own limit and are read in
+    // one pass. Otherwise the line is read once more, by the reader every
+    // JSON text of the command goes through: it holds the nesting to
+    // `MAX_DEPTH` (the processing threads' stacks are sized for that) and
+    // says where the text is not JSON.
+    let read = |unlimited: bool| {
+        let mut de = serde_json::Deserializer::from_str(line);
+        if unlimited {
+            de.disable_recursion_limit();
+        }
+        Case::deserialize(&mut de).and_then(|case| de.end().map(|()| case))
+    };
+    let not_a_case = |e: serde_json::Error| format!("{place}: not a case: {e}");
+    match read(false) {
+        Ok(case) => Ok(case),
+        Err(e) => match toolargs::json::read(line, MAX_DEPTH) {
+            Err(e) => Err(format!("{place}: not a case: {}", e.message)
+                + &match (e.line, e.column) {
+                    (Some(line), Some(column)) => format!(" at line {line} column {column}"),
+                    _ => String::new(),
+                }),
+            // JSON within the command's limit that serde_json's own refused
+            // for its depth: read without it.
+            Ok(_) if e.classify() == serde_json::error::Category::Syntax => {
+                read(true).map_err(not_a_case)
             }
-        })
+            Ok(_) => Err(not_a_case(e)),
+        },
+    }
 }

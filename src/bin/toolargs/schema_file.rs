@@ -3,7 +3,6 @@
 use crate::fatal::Fatal;
 use serde_json::Value;
 use std::path::Path;
-use toolargs::json_text;
 
 /// The JSON document at `path`, nesting at most `max_depth` levels.
 ///
@@ -26,6 +25,6 @@ pub fn read_with_text(path: &Path, max_depth: usize) -> Result<(Value, String), 
         message,
     };
     let text = std::fs::read_to_string(path).map_err(|e| unreadable(e.to_string()))?;
-    let value = json_text::from_str(&text, max_depth).map_err(|e| unreadable(e.to_string()))?;
+    let value = toolargs::json::read(&text, max_depth).map_err(|e| unreadable(e.to_string()))?;
     Ok((value, text))
 }
