@@ -19,8 +19,8 @@
 mod inputs;
 mod mismatch;
 
-use crate::path::Path;
-use crate::{EntityMode, Options, Repairer, Report, SchemaPlan, ToolArgs};
+use crate::__private::{Path, Repairer};
+use crate::{EntityMode, Options, Report, SchemaPlan, ToolArgs};
 use inputs::{check_with, damaged_inputs, plan_of};
 pub use mismatch::Mismatch;
 use serde_json::{Map, Value};

@@ -64,7 +64,7 @@ pub use contract::ContractError;
 pub use entities::EntityMode;
 pub use normalizer::{
     DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, NormalizeTextError,
-    Normalizer, Options, PassBound, Repairer,
+    Normalizer, Options, PassBound,
 };
 pub use path::Pointer;
 pub use plan::{SchemaError, SchemaPlan, VERBATIM_KEYWORD};

@@ -127,7 +127,7 @@ fn expand(ir: &Input<'_>, krate: &TokenStream) -> TokenStream {
                     #compiled
                 }
 
-                fn normalize_in(
+                fn __normalize_in(
                     __repairer: &mut #krate::Repairer<'_>,
                     __value: &mut #krate::Value,
                     __path: &#krate::Path<'_>,

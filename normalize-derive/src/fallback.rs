@@ -23,7 +23,7 @@ pub fn stub(input: &DeriveInput, krate: &TokenStream) -> TokenStream {
                     &'static #krate::Compiled,
                     &'static #krate::ContractError,
                 > { #unreachable }
-                fn normalize_in(
+                fn __normalize_in(
                     __repairer: &mut #krate::Repairer<'_>,
                     __value: &mut #krate::Value,
                     __path: &#krate::Path<'_>,

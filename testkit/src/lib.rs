@@ -12,8 +12,8 @@
 mod inputs;
 
 use serde_json::{Map, Value};
-use toolargs::path::Path;
+use toolargs::__private::{Path, Repairer};
 use toolargs::testing::Mismatch;
-use toolargs::{EntityMode, Options, Repairer, Report, SchemaPlan, ToolArgs};
+use toolargs::{EntityMode, Options, Report, SchemaPlan, ToolArgs};
 
 pub use inputs::{check_with, damaged_inputs, option_sets, plan_of};

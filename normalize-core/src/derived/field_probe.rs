@@ -83,7 +83,7 @@ impl<T: ToolArgs> ViaToolArgs for Probe<T> {
         path: &Path<'_>,
         depth: usize,
     ) -> Result<(), NormalizeError> {
-        T::normalize_in(repairer, value, path, depth)
+        T::__normalize_in(repairer, value, path, depth)
     }
     fn __toolargs_annotate_nested(&self, annotator: &mut Annotator<'_>) {
         annotator.nested::<T>();

@@ -15,7 +15,7 @@ pub use crate::contract::{
     VariantModel,
 };
 pub use crate::normalizer::{NormalizeError, Options, Repairer};
-pub use crate::path::Path;
+pub use crate::path::walk::Path;
 pub use crate::plan::{JsonType, Loc, SchemaPlan, TypeSet};
 pub use crate::report::Report;
 pub use crate::tool_args::ToolArgs;

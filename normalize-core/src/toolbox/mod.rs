@@ -153,7 +153,7 @@ impl<C: ?Sized> Toolbox<C> {
         let derived_validator = T::try_validator().map_err(contract)?;
         let (normalize, validator, strict, declared_validator) = match self.dialect {
             Dialect::Canonical => (
-                Normalize::Derived(T::normalize_in),
+                Normalize::Derived(T::__normalize_in),
                 ValidatorRef::Static(derived_validator),
                 None,
                 None,
