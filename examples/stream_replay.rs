@@ -256,28 +256,28 @@ impl Replay<'_, '_> {
                     _ => {}
                 }
             }
-            if !self.provisional.contains(&index) {
-                if let Some(early) = call.provisional() {
-                    if early.certainty == Certainty::UnlessRepeated {
-                        println!(
-                            "{tag}call {index} wrong at byte {} of its arguments, unless the model sends that key again: {}",
-                            early.received,
-                            early.rejection.model_message()
-                        );
-                    }
-                    self.provisional.insert(index);
-                }
-            }
-            if let Entry::Vacant(slot) = self.early.entry(index) {
-                if let Some(early) = call.rejection() {
+            if !self.provisional.contains(&index)
+                && let Some(early) = call.provisional()
+            {
+                if early.certainty == Certainty::UnlessRepeated {
                     println!(
-                        "{tag}call {index} REJECTED EARLY at byte {} of its arguments: {}",
+                        "{tag}call {index} wrong at byte {} of its arguments, unless the model sends that key again: {}",
                         early.received,
                         early.rejection.model_message()
                     );
-                    println!("{tag}call {index}   (a host would cancel the generation here)");
-                    slot.insert((early.rejection, early.received));
                 }
+                self.provisional.insert(index);
+            }
+            if let Entry::Vacant(slot) = self.early.entry(index)
+                && let Some(early) = call.rejection()
+            {
+                println!(
+                    "{tag}call {index} REJECTED EARLY at byte {} of its arguments: {}",
+                    early.received,
+                    early.rejection.model_message()
+                );
+                println!("{tag}call {index}   (a host would cancel the generation here)");
+                slot.insert((early.rejection, early.received));
             }
         }
         if let CallDelta::End { index } = delta {

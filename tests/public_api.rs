@@ -379,10 +379,10 @@ impl Api {
             return Some(binding);
         }
         for glob in globs {
-            if let Some(Binding::Module(key)) = self.resolve(module, &glob, depth + 1) {
-                if let Some(binding) = self.lookup(&key, name, depth + 1, want_module) {
-                    return Some(binding);
-                }
+            if let Some(Binding::Module(key)) = self.resolve(module, &glob, depth + 1)
+                && let Some(binding) = self.lookup(&key, name, depth + 1, want_module)
+            {
+                return Some(binding);
             }
         }
         None
@@ -737,12 +737,10 @@ impl Api {
                     .collect();
                 if let Some(Binding::Item(trait_def, trait_name)) =
                     self.resolve(written_in, &segments, 0)
+                    && let Some(syn::Item::Trait(t)) = self.item(&trait_def, &trait_name)
+                    && (!is_pub(&t.vis) || is_doc_hidden(&t.attrs))
                 {
-                    if let Some(syn::Item::Trait(t)) = self.item(&trait_def, &trait_name) {
-                        if !is_pub(&t.vis) || is_doc_hidden(&t.attrs) {
-                            continue;
-                        }
-                    }
+                    continue;
                 }
                 let mut header = imp.clone();
                 header.attrs.clear();
@@ -961,13 +959,13 @@ fn render(tokens: TokenStream) -> String {
             }
             TokenTree::Punct(punct) => {
                 let mut op = punct.as_char().to_string();
-                if punct.as_char() == '\'' {
-                    if let Some(TokenTree::Ident(ident)) = trees.peek() {
-                        op.push_str(&ident.to_string());
-                        trees.next();
-                        toks.push(Tok::Word(op));
-                        continue;
-                    }
+                if punct.as_char() == '\''
+                    && let Some(TokenTree::Ident(ident)) = trees.peek()
+                {
+                    op.push_str(&ident.to_string());
+                    trees.next();
+                    toks.push(Tok::Word(op));
+                    continue;
                 }
                 let mut spacing = punct.spacing();
                 while spacing == Spacing::Joint {

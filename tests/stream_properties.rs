@@ -212,12 +212,12 @@ fn texts<T: Subject>(j: &Value, rng: &mut Rng) -> Vec<(String, &'static str)> {
     if !holders.is_empty() {
         let at = rng.pick(&holders).clone();
         let mut mutated = j.clone();
-        if let Some(Value::Object(members)) = mutated.pointer_mut(&at) {
-            if !members.contains_key("zz_unknown") {
-                members.insert("zz_unknown".to_owned(), Value::from(1));
-                out.push((mutated.to_string(), "unknown key"));
-                unknown = Some(mutated);
-            }
+        if let Some(Value::Object(members)) = mutated.pointer_mut(&at)
+            && !members.contains_key("zz_unknown")
+        {
+            members.insert("zz_unknown".to_owned(), Value::from(1));
+            out.push((mutated.to_string(), "unknown key"));
+            unknown = Some(mutated);
         }
     }
     let mut all = Vec::new();
@@ -505,10 +505,11 @@ fn check_type<T: Subject>(name: &str) {
         if let Err(e) = prompt(&text, &whole, by_byte.as_ref().map(|(at, _)| *at)) {
             failures.push(format!("{kind} {text:?}\n  {e}"));
         }
-        if matches!(kind, "clean" | "damaged" | "characters") && text.len() <= ALL_SPLITS_UP_TO {
-            if let Err(e) = snapshots_agree::<T>(&text) {
-                failures.push(format!("{kind} {text:?}\n  snapshot: {e}"));
-            }
+        if matches!(kind, "clean" | "damaged" | "characters")
+            && text.len() <= ALL_SPLITS_UP_TO
+            && let Err(e) = snapshots_agree::<T>(&text)
+        {
+            failures.push(format!("{kind} {text:?}\n  snapshot: {e}"));
         }
         for cuts in splits(&text, &mut rng) {
             let got = run::<T>(&text, &cuts);
@@ -534,21 +535,20 @@ fn check_type<T: Subject>(name: &str) {
                 ));
                 break;
             }
-            if let Some((_, early)) = &got.certain {
-                if let Err(e) = early_is_sound(early, &whole) {
-                    failures.push(format!("{kind} {text} split at {cuts:?}\n  certain: {e}"));
-                    break;
-                }
+            if let Some((_, early)) = &got.certain
+                && let Err(e) = early_is_sound(early, &whole)
+            {
+                failures.push(format!("{kind} {text} split at {cuts:?}\n  certain: {e}"));
+                break;
             }
-            if let Some((_, early, _)) = &got.provisional {
-                if !repeated {
-                    if let Err(e) = early_is_sound(early, &whole) {
-                        failures.push(format!(
-                            "{kind} {text} split at {cuts:?}\n  provisional: {e}"
-                        ));
-                        break;
-                    }
-                }
+            if let Some((_, early, _)) = &got.provisional
+                && !repeated
+                && let Err(e) = early_is_sound(early, &whole)
+            {
+                failures.push(format!(
+                    "{kind} {text} split at {cuts:?}\n  provisional: {e}"
+                ));
+                break;
             }
         }
     }
@@ -625,15 +625,14 @@ fn snapshots_agree<T: Subject>(text: &str) -> Result<(), String> {
         };
         let whole_chars = (0..=i + 1).rev().find(|&at| text.is_char_boundary(at));
         let prefix = &text[..whole_chars.unwrap_or(0)];
-        if let Some(slash) = at.rfind('/') {
-            if let Some(Value::Array(items)) = snapshot.value.pointer(&at[..slash]) {
-                if at[slash + 1..] != (items.len() - 1).to_string() {
-                    return Err(format!(
-                        "after {prefix:?} the open string is at `{at}`, the array holds {}",
-                        items.len()
-                    ));
-                }
-            }
+        if let Some(slash) = at.rfind('/')
+            && let Some(Value::Array(items)) = snapshot.value.pointer(&at[..slash])
+            && at[slash + 1..] != (items.len() - 1).to_string()
+        {
+            return Err(format!(
+                "after {prefix:?} the open string is at `{at}`, the array holds {}",
+                items.len()
+            ));
         }
         match whole.pointer(&at) {
             Some(Value::String(all)) if all.starts_with(so_far.as_str()) => {}

@@ -143,10 +143,12 @@ fn every_split_ends_as_the_whole_call_and_early_rejections_are_its_own() {
                 let mut session = streams.session(WireFormat::OpenAiChat);
                 let mut early = None;
                 for delta in interleaved(*a, b, cut) {
-                    if let Some(call) = session.apply(&delta) {
-                        if early.is_none() && call.name() == a.0 && call.id() == Some("call_a") {
-                            early = call.rejection();
-                        }
+                    if let Some(call) = session.apply(&delta)
+                        && early.is_none()
+                        && call.name() == a.0
+                        && call.id() == Some("call_a")
+                    {
+                        early = call.rejection();
                     }
                 }
                 assert!(session.ended(0) && session.ended(1));

@@ -117,10 +117,10 @@ pub fn close_objects(schema: &mut Value) {
         closer.edits
     };
     for (pointer, keyword) in edits {
-        if let Some(Value::Object(map)) = schema.pointer_mut(&pointer) {
-            if !is_decided(map) {
-                map.insert(keyword.to_owned(), Value::Bool(false));
-            }
+        if let Some(Value::Object(map)) = schema.pointer_mut(&pointer)
+            && !is_decided(map)
+        {
+            map.insert(keyword.to_owned(), Value::Bool(false));
         }
     }
 }
@@ -424,10 +424,10 @@ impl<'s> Closer<'s> {
         {
             return true;
         }
-        if let Some((_, target)) = self.resolve(map) {
-            if self.declares_members(target) {
-                return true;
-            }
+        if let Some((_, target)) = self.resolve(map)
+            && self.declares_members(target)
+        {
+            return true;
         }
         ["allOf", "anyOf", "oneOf"]
             .iter()

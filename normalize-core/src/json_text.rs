@@ -341,10 +341,9 @@ pub(crate) fn describe_error(text: &str, error: &serde_json::Error) -> (usize, u
     if matches!(
         message.as_str(),
         "unexpected end of hex escape" | "lone leading surrogate in hex escape"
-    ) {
-        if let Some((line, column, code)) = lone_surrogate(text, line, column) {
-            return (line, column, format!("lone surrogate \\u{code:04X}"));
-        }
+    ) && let Some((line, column, code)) = lone_surrogate(text, line, column)
+    {
+        return (line, column, format!("lone surrogate \\u{code:04X}"));
     }
     (line, column, message)
 }

@@ -110,10 +110,11 @@ fn find_unions(schema: &Value, at: String, out: &mut Vec<String>) {
     let Value::Object(map) = schema else {
         return;
     };
-    if let Some(Value::Array(branches)) = map.get("anyOf") {
-        if branches.len() > 1 && !crate::alias_groups::is_alias_group(branches) {
-            out.push(child_pointer(&at, "anyOf"));
-        }
+    if let Some(Value::Array(branches)) = map.get("anyOf")
+        && branches.len() > 1
+        && !crate::alias_groups::is_alias_group(branches)
+    {
+        out.push(child_pointer(&at, "anyOf"));
     }
     for (keyword, value) in map {
         if DATA.contains(&keyword.as_str()) || keyword == "not" {
@@ -285,12 +286,11 @@ fn as_serde_refuses_within(document: &mut Value, pointer: &str) {
             .get("$ref")
             .and_then(Value::as_str)
             .and_then(crate::plan::reference::ref_pointer)
+            && !seen.contains(&target)
         {
-            if !seen.contains(&target) {
-                seen.push(target.clone());
-                if let Some(found) = document.pointer(&target) {
-                    collect(found, target, document, seen, out);
-                }
+            seen.push(target.clone());
+            if let Some(found) = document.pointer(&target) {
+                collect(found, target, document, seen, out);
             }
         }
         for (keyword, child) in map {

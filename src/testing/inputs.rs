@@ -141,32 +141,33 @@ impl<'s> Generator<'s> {
             return self.anything(depth);
         }
         for keyword in ["anyOf", "oneOf", "allOf"] {
-            if let Some(Value::Array(branches)) = schema.get(keyword) {
-                if !branches.is_empty() && self.chance(80) {
-                    let i = self.below(branches.len());
-                    let mut value = self.shaped(&branches[i], depth);
-                    // A tagged variant: merge the sibling properties too.
-                    if let (Value::Object(into), Some(Value::Object(props))) =
-                        (&mut value, schema.get("properties"))
-                    {
-                        for (name, sub) in props {
-                            if self.chance(70) {
-                                let member = self.value(sub, depth + 1);
-                                into.insert(name.clone(), member);
-                            }
+            if let Some(Value::Array(branches)) = schema.get(keyword)
+                && !branches.is_empty()
+                && self.chance(80)
+            {
+                let i = self.below(branches.len());
+                let mut value = self.shaped(&branches[i], depth);
+                // A tagged variant: merge the sibling properties too.
+                if let (Value::Object(into), Some(Value::Object(props))) =
+                    (&mut value, schema.get("properties"))
+                {
+                    for (name, sub) in props {
+                        if self.chance(70) {
+                            let member = self.value(sub, depth + 1);
+                            into.insert(name.clone(), member);
                         }
                     }
-                    return value;
                 }
+                return value;
             }
         }
         if let Some(value) = schema.get("const") {
             return value.clone();
         }
-        if let Some(Value::Array(values)) = schema.get("enum") {
-            if !values.is_empty() {
-                return values[self.below(values.len())].clone();
-            }
+        if let Some(Value::Array(values)) = schema.get("enum")
+            && !values.is_empty()
+        {
+            return values[self.below(values.len())].clone();
         }
         let ty = match schema.get("type") {
             Some(Value::String(ty)) => Some(ty.as_str()),
@@ -284,10 +285,10 @@ impl<'s> Generator<'s> {
                 if self.chance(25) {
                     text = Value::String(text.to_string());
                 }
-                if self.chance(20) {
-                    if let Value::String(s) = &mut text {
-                        *s = format!(" \n{s}\t");
-                    }
+                if self.chance(20)
+                    && let Value::String(s) = &mut text
+                {
+                    *s = format!(" \n{s}\t");
                 }
                 text
             }

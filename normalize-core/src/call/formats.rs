@@ -204,11 +204,11 @@ impl Reader<'_, '_> {
     fn responses(&mut self, mut map: Map<String, Value>, at: String) {
         // An item says its `type`; a response does not, and holds `output`.
         // (A `function_call_output` item also has an `output`, its result.)
-        if !map.contains_key("type") {
-            if let Some(output) = map.remove("output") {
-                self.each(output, child(&at, "output"), "a list", Self::any);
-                return;
-            }
+        if !map.contains_key("type")
+            && let Some(output) = map.remove("output")
+        {
+            self.each(output, child(&at, "output"), "a list", Self::any);
+            return;
         }
         let checked = match map.get("type") {
             Some(Value::String(t)) if t == "function_call" => (|| {

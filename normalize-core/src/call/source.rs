@@ -81,16 +81,16 @@ pub(super) fn scan(text: &str) -> Scan {
                 }
                 b']' | b'}' => {
                     member.depth -= 1;
-                    if member.depth == 0 {
-                        if let Some(member) = open.take() {
-                            found.arguments.insert(
-                                member.pointer,
-                                Member {
-                                    range: member.start..i + 1,
-                                    nesting: member.deepest,
-                                },
-                            );
-                        }
+                    if member.depth == 0
+                        && let Some(member) = open.take()
+                    {
+                        found.arguments.insert(
+                            member.pointer,
+                            Member {
+                                range: member.start..i + 1,
+                                nesting: member.deepest,
+                            },
+                        );
                     }
                 }
                 _ => {}
@@ -118,17 +118,17 @@ pub(super) fn scan(text: &str) -> Scan {
                 continue;
             }
             b'[' | b'{' => {
-                if let Some(Frame::Object(Some(key))) = frames.last() {
-                    if ARGUMENT_KEYS.contains(&key.as_str()) {
-                        open = Some(Open {
-                            pointer: pointer(&frames),
-                            start: i,
-                            depth: 1,
-                            deepest: 1,
-                        });
-                        i += 1;
-                        continue;
-                    }
+                if let Some(Frame::Object(Some(key))) = frames.last()
+                    && ARGUMENT_KEYS.contains(&key.as_str())
+                {
+                    open = Some(Open {
+                        pointer: pointer(&frames),
+                        start: i,
+                        depth: 1,
+                        deepest: 1,
+                    });
+                    i += 1;
+                    continue;
                 }
                 frames.push(if byte == b'{' {
                     Frame::Object(None)
@@ -150,10 +150,10 @@ pub(super) fn scan(text: &str) -> Scan {
                     .iter()
                     .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
                     .unwrap_or(bytes.len() - i);
-                if let Some(Frame::Object(Some(key))) = frames.last() {
-                    if ID_KEYS.contains(&key.as_str()) {
-                        found.ids.insert(pointer(&frames), i..end);
-                    }
+                if let Some(Frame::Object(Some(key))) = frames.last()
+                    && ID_KEYS.contains(&key.as_str())
+                {
+                    found.ids.insert(pointer(&frames), i..end);
                 }
                 i = end;
                 continue;

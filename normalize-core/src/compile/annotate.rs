@@ -314,10 +314,10 @@ impl<'g> Annotator<'g> {
                 let form = self.with_generator(|generator| {
                     schemars::_private::json_schema_for_flatten::<F>(generator, true).to_value()
                 });
-                if let Value::Object(form) = form {
-                    if takes_any_member(&form) {
-                        self.claimed.push(EVERYTHING.to_owned());
-                    }
+                if let Value::Object(form) = form
+                    && takes_any_member(&form)
+                {
+                    self.claimed.push(EVERYTHING.to_owned());
                 }
             }
         }
@@ -679,11 +679,11 @@ fn unname_variant(branches: &mut Vec<Value>, tag: VariantTag, name: &str) {
     else {
         return;
     };
-    if let Some(Value::Array(units)) = branches[at].get_mut("enum") {
-        if units.len() > 1 {
-            units.retain(|unit| unit != name);
-            return;
-        }
+    if let Some(Value::Array(units)) = branches[at].get_mut("enum")
+        && units.len() > 1
+    {
+        units.retain(|unit| unit != name);
+        return;
     }
     branches.remove(at);
 }
@@ -949,11 +949,11 @@ pub fn open(schema: &mut Value) {
             map.insert("additionalProperties".to_owned(), Value::Bool(true));
         }
     }
-    if schema_has_no_members(schema) {
-        if let Some(branches) = union_mut(schema) {
-            branches.iter_mut().for_each(open_object);
-            return;
-        }
+    if schema_has_no_members(schema)
+        && let Some(branches) = union_mut(schema)
+    {
+        branches.iter_mut().for_each(open_object);
+        return;
     }
     open_object(schema);
 }

@@ -226,16 +226,15 @@ fn inline_newtype(
     if optional && plain {
         // A struct in an `Option`: its members, each optional; what makes
         // it whole is the struct path's (`dependentSchemas`).
-        if let Some(Value::Object(members)) = definition.get("properties") {
-            if let Value::Object(properties) = object
+        if let Some(Value::Object(members)) = definition.get("properties")
+            && let Value::Object(properties) = object
                 .entry("properties")
                 .or_insert_with(|| Value::Object(Map::new()))
-            {
-                for (name, member) in members {
-                    properties
-                        .entry(name.clone())
-                        .or_insert_with(|| member.clone());
-                }
+        {
+            for (name, member) in members {
+                properties
+                    .entry(name.clone())
+                    .or_insert_with(|| member.clone());
             }
         }
         return Some(definition);
@@ -410,25 +409,25 @@ fn leave_to_the_map(
     if !takes_any_member(object) {
         return;
     }
-    if let (Some(keeper), Value::Object(form)) = (keeper, form) {
-        if takes_any_member(form) {
-            // schemars writes the value schema as `unevaluatedProperties`
-            // where the object composes a union (a flattened enum beside):
-            // `additionalProperties` would hold the union's members to it
-            // too, which serde reads first and the map never sees.
-            let unevaluated = object.contains_key("unevaluatedProperties")
-                && !object.contains_key("additionalProperties");
-            for keyword in UNKNOWN_MEMBERS {
-                object.remove(keyword);
-            }
-            for keyword in UNKNOWN_MEMBERS {
-                if let Some(value) = keeper.get(keyword) {
-                    let keyword = match keyword {
-                        "additionalProperties" if unevaluated => "unevaluatedProperties",
-                        other => other,
-                    };
-                    object.insert(keyword.to_owned(), value.clone());
-                }
+    if let (Some(keeper), Value::Object(form)) = (keeper, form)
+        && takes_any_member(form)
+    {
+        // schemars writes the value schema as `unevaluatedProperties`
+        // where the object composes a union (a flattened enum beside):
+        // `additionalProperties` would hold the union's members to it
+        // too, which serde reads first and the map never sees.
+        let unevaluated = object.contains_key("unevaluatedProperties")
+            && !object.contains_key("additionalProperties");
+        for keyword in UNKNOWN_MEMBERS {
+            object.remove(keyword);
+        }
+        for keyword in UNKNOWN_MEMBERS {
+            if let Some(value) = keeper.get(keyword) {
+                let keyword = match keyword {
+                    "additionalProperties" if unevaluated => "unevaluatedProperties",
+                    other => other,
+                };
+                object.insert(keyword.to_owned(), value.clone());
             }
         }
     }
@@ -768,14 +767,14 @@ fn members_of(schema: &Value, generator: &mut schemars::SchemaGenerator) -> Memb
             let name = crate::plan::reference::ref_pointer(reference)
                 .and_then(|pointer| crate::plan::reference::definition_at(&pointer))
                 .map(|(_, name)| name);
-            if let Some(name) = name {
-                if !seen.contains(&name) {
-                    seen.push(name.clone());
-                    if let Some(definition) = definitions.get(&name) {
-                        if walk(definition, definitions, seen, names) {
-                            return true;
-                        }
-                    }
+            if let Some(name) = name
+                && !seen.contains(&name)
+            {
+                seen.push(name.clone());
+                if let Some(definition) = definitions.get(&name)
+                    && walk(definition, definitions, seen, names)
+                {
+                    return true;
                 }
             }
         }

@@ -78,10 +78,10 @@ impl Compiled {
             let learned = learned_aliases::learn::<T>(hints);
             learned_aliases::declare(&mut defs, &annotated, &learned);
         }
-        if !defs.is_empty() {
-            if let Value::Object(root) = &mut schema {
-                root.insert("$defs".to_owned(), Value::Object(defs));
-            }
+        if !defs.is_empty()
+            && let Value::Object(root) = &mut schema
+        {
+            root.insert("$defs".to_owned(), Value::Object(defs));
         }
         denial::restore(&mut schema);
         inline_root_reference(&mut schema);

@@ -140,19 +140,19 @@ fn record(json: &str) -> HashMap<String, Box<str>> {
             }
             b'"' => {
                 let end = string_end(bytes, i);
-                if let Some(Frame::Object { base, key_next }) = stack.last_mut() {
-                    if *key_next {
-                        *key_next = false;
-                        let quoted = &json[i..end];
-                        let key = if quoted.contains('\\') {
-                            // Well-formed (checked), so this decodes.
-                            serde_json::from_str::<String>(quoted).unwrap_or_default()
-                        } else {
-                            quoted[1..quoted.len() - 1].to_owned()
-                        };
-                        pointer.truncate(*base);
-                        push_token(&mut pointer, &key);
-                    }
+                if let Some(Frame::Object { base, key_next }) = stack.last_mut()
+                    && *key_next
+                {
+                    *key_next = false;
+                    let quoted = &json[i..end];
+                    let key = if quoted.contains('\\') {
+                        // Well-formed (checked), so this decodes.
+                        serde_json::from_str::<String>(quoted).unwrap_or_default()
+                    } else {
+                        quoted[1..quoted.len() - 1].to_owned()
+                    };
+                    pointer.truncate(*base);
+                    push_token(&mut pointer, &key);
                 }
                 i = end;
             }

@@ -109,14 +109,13 @@ fn excluded_names_are_exact_at_the_character_level() {
                     }
                 }
                 Lex::Class(set) => {
-                    if let Some(c) = rest.chars().next() {
-                        if set
+                    if let Some(c) = rest.chars().next()
+                        && set
                             .ranges()
                             .iter()
                             .any(|&(lo, hi)| (lo..=hi).contains(&(c as u32)))
-                        {
-                            out.push(from + c.len_utf8());
-                        }
+                    {
+                        out.push(from + c.len_utf8());
                     }
                 }
                 Lex::Seq(parts) => {

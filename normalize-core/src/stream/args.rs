@@ -232,10 +232,10 @@ fn prepared_of<T: ToolArgs>(schema: &'static Value) -> &'static Prepared<'static
             const { std::cell::Cell::new(None) };
     }
     let id = TypeId::of::<T>();
-    if let Some((last, prepared)) = LAST.with(std::cell::Cell::get) {
-        if last == id {
-            return prepared;
-        }
+    if let Some((last, prepared)) = LAST.with(std::cell::Cell::get)
+        && last == id
+    {
+        return prepared;
     }
     let prepared = prepared_in(CACHE.get_or_init(Cache::default), id, schema);
     LAST.with(|last| last.set(Some((id, prepared))));

@@ -714,12 +714,11 @@ impl<'s> Core<'s> {
                 if let (Some(plan), Some(bound)) = (plan, &frame.bound) {
                     slot.loc = Some(plan.item(bound, index));
                 }
-                if frame.checked {
-                    if let (Some(sites), Some(site)) = (sites, frame.slot.site) {
-                        if let Child::Known(child) = sites.item(site, index) {
-                            slot.site = Some(child);
-                        }
-                    }
+                if frame.checked
+                    && let (Some(sites), Some(site)) = (sites, frame.slot.site)
+                    && let Child::Known(child) = sites.item(site, index)
+                {
+                    slot.site = Some(child);
                 }
                 (slot, location)
             }
@@ -767,10 +766,10 @@ impl<'s> Core<'s> {
     fn open_container(&mut self, at: usize, object: bool) {
         // A container where the plan reads a tag: it disagrees with the
         // branch the object's tag picked.
-        if let Some(parent) = self.frames.last_mut() {
-            if let Tagging::Decided(tag) = &mut parent.tagging {
-                tag.diverged |= tag.other(&parent.key);
-            }
+        if let Some(parent) = self.frames.last_mut()
+            && let Tagging::Decided(tag) = &mut parent.tagging
+        {
+            tag.diverged |= tag.other(&parent.key);
         }
         let depth = self.frames.len() + 1;
         self.deepest = self.deepest.max(depth);
@@ -1094,13 +1093,14 @@ impl<'s> Core<'s> {
             Tagging::Decided(tag) => tag.diverged && !tag.other(key),
             _ => false,
         };
-        if frame.checked && !diverged {
-            if let (Some(sites), Some(site)) = (sites, frame.slot.site) {
-                match sites.member(site, key) {
-                    Child::Known(site) => child.site = Some(site),
-                    Child::Forbidden => forbidden = true,
-                    Child::Unknown => {}
-                }
+        if frame.checked
+            && !diverged
+            && let (Some(sites), Some(site)) = (sites, frame.slot.site)
+        {
+            match sites.member(site, key) {
+                Child::Known(site) => child.site = Some(site),
+                Child::Forbidden => forbidden = true,
+                Child::Unknown => {}
             }
         }
         frame.child = child;
@@ -1264,12 +1264,14 @@ impl<'s> Core<'s> {
             }
         }
         let value = frame.built.into_value();
-        if frame.refused && self.checking() && self.intact {
-            if let (Some(plan), Some(loc)) = (self.checks.plan, &frame.slot.loc) {
-                let mut copy = crate::deep::clone_value(&value, depth);
-                if normalize(plan, loc, &mut copy, depth, &self.options).is_ok() {
-                    self.report(copy, depth, depth, true);
-                }
+        if frame.refused
+            && self.checking()
+            && self.intact
+            && let (Some(plan), Some(loc)) = (self.checks.plan, &frame.slot.loc)
+        {
+            let mut copy = crate::deep::clone_value(&value, depth);
+            if normalize(plan, loc, &mut copy, depth, &self.options).is_ok() {
+                self.report(copy, depth, depth, true);
             }
         }
         let recording = (frame.location.is_some() || on_event.is_some()) && !frame.quiet;

@@ -343,18 +343,19 @@ impl Lexer {
 
     /// The text is complete: a number at the root ends here.
     pub(crate) fn finish(&mut self, sink: &mut impl Sink) {
-        if let State::Num(num) = self.state {
-            if num.complete() && self.open.is_empty() {
-                let text = self.text.bytes();
-                sink.scalar(Token {
-                    text,
-                    whole: self.text.as_str(),
-                    start: self.token,
-                    end: text.len(),
-                    escaped: false,
-                });
-                self.state = State::After;
-            }
+        if let State::Num(num) = self.state
+            && num.complete()
+            && self.open.is_empty()
+        {
+            let text = self.text.bytes();
+            sink.scalar(Token {
+                text,
+                whole: self.text.as_str(),
+                start: self.token,
+                end: text.len(),
+                escaped: false,
+            });
+            self.state = State::After;
         }
     }
 

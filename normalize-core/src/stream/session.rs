@@ -404,10 +404,10 @@ impl<S: Fed> Keyed<S> {
             ));
         }
         let stream = entry.stream.as_mut()?;
-        if let Some(fragment) = fragment {
-            if !entry.ended {
-                stream.feed(fragment, lend(&mut on_event));
-            }
+        if let Some(fragment) = fragment
+            && !entry.ended
+        {
+            stream.feed(fragment, lend(&mut on_event));
         }
         if end && !entry.ended {
             entry.ended = true;

@@ -47,13 +47,12 @@ impl<'r> Readings<'r> {
                     map.remove("uniqueItems");
                 }
                 mark_written_as_integer(map);
-                if let Some(Value::String(reference)) = map.get_mut("$ref") {
-                    if let Some(target) = ref_pointer(reference) {
-                        if self.raw.pointer(&target).is_some() {
-                            let name = self.name(target);
-                            *reference = fragment(&self.not_at_defs(&name));
-                        }
-                    }
+                if let Some(Value::String(reference)) = map.get_mut("$ref")
+                    && let Some(target) = ref_pointer(reference)
+                    && self.raw.pointer(&target).is_some()
+                {
+                    let name = self.name(target);
+                    *reference = fragment(&self.not_at_defs(&name));
                 }
                 for (keyword, child) in map.iter_mut() {
                     if !DATA.contains(&keyword.as_str()) {

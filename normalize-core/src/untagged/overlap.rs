@@ -272,10 +272,10 @@ fn required_names(root: &Value, schema: &Value, seen: &mut HashSet<String>) -> V
             .collect(),
         _ => Vec::new(),
     };
-    if let Some((target, definition)) = resolve(root, map) {
-        if seen.insert(target) {
-            names.extend(required_names(root, definition, seen));
-        }
+    if let Some((target, definition)) = resolve(root, map)
+        && seen.insert(target)
+    {
+        names.extend(required_names(root, definition, seen));
     }
     if let Some(Value::Array(parts)) = map.get("allOf") {
         for part in parts {

@@ -313,22 +313,22 @@ fn push_union_violations(
         }
         _ => return false,
     };
-    if matches!(error.kind(), ValidationErrorKind::AnyOf { .. }) {
-        if let Some(names) = alias_names(schema, error.schema_path().as_str()) {
-            let field = names.first().cloned().unwrap_or_default();
-            let others: Vec<String> = names.iter().skip(1).map(|n| format!("`{n}`")).collect();
-            out.push(Violation {
-                pointer: child_pointer(pointer, &field),
-                keyword: "required".to_owned(),
-                expected: "a value (required)".to_owned(),
-                found: "nothing".to_owned(),
-                message: format!(
-                    "missing required field `{field}` (or its alias {})",
-                    others.join(" or ")
-                ),
-            });
-            return true;
-        }
+    if matches!(error.kind(), ValidationErrorKind::AnyOf { .. })
+        && let Some(names) = alias_names(schema, error.schema_path().as_str())
+    {
+        let field = names.first().cloned().unwrap_or_default();
+        let others: Vec<String> = names.iter().skip(1).map(|n| format!("`{n}`")).collect();
+        out.push(Violation {
+            pointer: child_pointer(pointer, &field),
+            keyword: "required".to_owned(),
+            expected: "a value (required)".to_owned(),
+            found: "nothing".to_owned(),
+            message: format!(
+                "missing required field `{field}` (or its alias {})",
+                others.join(" or ")
+            ),
+        });
+        return true;
     }
     if let Some(errors) = beside_null(pointer, context) {
         for error in errors {
@@ -899,10 +899,10 @@ fn describe_schema(root: &Value, schema: &Value) -> String {
     }
     if let Some(Value::String(reference)) = map.get("$ref") {
         let name = reference.rsplit('/').next().unwrap_or(reference);
-        if let Some(target) = reference.strip_prefix('#').and_then(|p| value_at(root, p)) {
-            if target.get("const").is_some() || target.get("enum").is_some() {
-                return describe_schema(root, target);
-            }
+        if let Some(target) = reference.strip_prefix('#').and_then(|p| value_at(root, p))
+            && (target.get("const").is_some() || target.get("enum").is_some())
+        {
+            return describe_schema(root, target);
         }
         return name.to_owned();
     }

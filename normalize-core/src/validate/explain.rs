@@ -128,17 +128,16 @@ pub(super) fn explain_unevaluated<V: CheckAlone>(
         }
         if let Some(why) = why {
             explained.push((&member.pointer, why));
-        } else if other_variant {
-            if let Some(report) = found.iter().find(|v| v.pointer == member.pointer) {
-                let mut report = report.clone();
-                report.expected =
-                    "only the fields of the variant that reads this object".to_owned();
-                report.message = format!(
-                    "field `{name}` would be dropped: it belongs to another variant than the \
+        } else if other_variant
+            && let Some(report) = found.iter().find(|v| v.pointer == member.pointer)
+        {
+            let mut report = report.clone();
+            report.expected = "only the fields of the variant that reads this object".to_owned();
+            report.message = format!(
+                "field `{name}` would be dropped: it belongs to another variant than the \
                      one that reads this object"
-                );
-                explained.push((&member.pointer, vec![report]));
-            }
+            );
+            explained.push((&member.pointer, vec![report]));
         }
     }
     for (member, why) in explained {
@@ -315,11 +314,11 @@ impl<'r, V: CheckAlone> Alone<'r, V> {
 fn reach(root: &Value, schema: &Value, reached: &mut Vec<String>) {
     match schema {
         Value::Object(map) => {
-            if let Some((pointer, target)) = resolve(root, map) {
-                if !reached.contains(&pointer) {
-                    reached.push(pointer);
-                    reach(root, target, reached);
-                }
+            if let Some((pointer, target)) = resolve(root, map)
+                && !reached.contains(&pointer)
+            {
+                reached.push(pointer);
+                reach(root, target, reached);
             }
             for (keyword, value) in map {
                 if keyword != "$ref" {

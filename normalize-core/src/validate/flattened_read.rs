@@ -56,10 +56,10 @@ pub(crate) fn read_whole<T: DeserializeOwned>(
             .collect(),
     };
     // The path is tracked (an allocation per member) only to say where.
-    if T::deserialize(Unclaimed(&entries)).is_err() {
-        if let Err(found) = serde_path_to_error::deserialize::<_, T>(Unclaimed(&entries)) {
-            return Err((pointer_of(found.path()), found.into_inner().to_string()));
-        }
+    if T::deserialize(Unclaimed(&entries)).is_err()
+        && let Err(found) = serde_path_to_error::deserialize::<_, T>(Unclaimed(&entries))
+    {
+        return Err((pointer_of(found.path()), found.into_inner().to_string()));
     }
     let members: Map<String, Value> = entries
         .iter()

@@ -290,10 +290,10 @@ impl Document {
 fn rebase(schema: &mut Value) {
     match schema {
         Value::Object(map) => {
-            if let Some(Value::String(reference)) = map.get_mut("$ref") {
-                if let Some(pointer) = reference.strip_prefix('#') {
-                    *reference = format!("#/{REBASED}{pointer}");
-                }
+            if let Some(Value::String(reference)) = map.get_mut("$ref")
+                && let Some(pointer) = reference.strip_prefix('#')
+            {
+                *reference = format!("#/{REBASED}{pointer}");
             }
             map.values_mut().for_each(rebase);
         }
@@ -314,11 +314,11 @@ pub(crate) fn union_branches<'p>(
             found.push(branches);
         }
     }
-    if depth < 4 {
-        if let Some(Value::Array(parts)) = parent.get("allOf") {
-            for part in parts.iter().filter_map(Value::as_object) {
-                union_branches(part, found, depth + 1);
-            }
+    if depth < 4
+        && let Some(Value::Array(parts)) = parent.get("allOf")
+    {
+        for part in parts.iter().filter_map(Value::as_object) {
+            union_branches(part, found, depth + 1);
         }
     }
 }
@@ -715,11 +715,11 @@ fn failures(entries: &[WholeRead], instance: &Value, first: bool) -> Vec<Failure
             .split('/')
             .nth(1)
             .map(crate::plan::reference::unescape_token);
-        if let Some(at) = at {
-            if !dropped.iter().any(|name| **name == at) {
-                message = format!("`{at}`: {message}");
-                pointer = String::new();
-            }
+        if let Some(at) = at
+            && !dropped.iter().any(|name| **name == at)
+        {
+            message = format!("`{at}`: {message}");
+            pointer = String::new();
         }
         found.push(Failure {
             pointer,

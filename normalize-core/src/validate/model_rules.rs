@@ -298,10 +298,10 @@ impl Checks {
         };
         match model.tagging {
             Tagging::External => {
-                if let (1, Some((name, content))) = (members.len(), members.iter().next()) {
-                    if let Some(variant) = named(name) {
-                        self.content(variant, content, &path.key(name), depth + 1, out);
-                    }
+                if let (1, Some((name, content))) = (members.len(), members.iter().next())
+                    && let Some(variant) = named(name)
+                {
+                    self.content(variant, content, &path.key(name), depth + 1, out);
                 }
             }
             Tagging::Internal { tag } => {

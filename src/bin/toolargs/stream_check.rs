@@ -365,10 +365,10 @@ impl<'s, 't> Replay<'s, 't> {
             .collect();
         for index in new {
             let choice = self.choice(StreamFormat::OpenAiChat, Some(index));
-            if let Some(reading) = self.reading.as_mut() {
-                if !reading.choices.iter().any(|c| c.choice == Some(index)) {
-                    reading.choices.push(choice);
-                }
+            if let Some(reading) = self.reading.as_mut()
+                && !reading.choices.iter().any(|c| c.choice == Some(index))
+            {
+                reading.choices.push(choice);
             }
         }
     }

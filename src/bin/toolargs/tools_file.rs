@@ -434,10 +434,10 @@ fn add_null(schema: &mut Map<String, Value>) {
             }
         }
     }
-    if let Some(Value::Array(values)) = schema.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
+    if let Some(Value::Array(values)) = schema.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
 }
 

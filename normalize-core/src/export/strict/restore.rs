@@ -30,12 +30,11 @@ impl StrictSchema {
             return;
         };
         if let Some(Value::String(reference)) = node.get("$ref") {
-            if hops < MAX_REF_HOPS {
-                if let Some(target) = ref_pointer(reference) {
-                    if let Some(next) = self.schema.pointer(&target) {
-                        self.restore_at(next, &target, value, value_at, violations, hops + 1);
-                    }
-                }
+            if hops < MAX_REF_HOPS
+                && let Some(target) = ref_pointer(reference)
+                && let Some(next) = self.schema.pointer(&target)
+            {
+                self.restore_at(next, &target, value, value_at, violations, hops + 1);
             }
             return;
         }

@@ -491,10 +491,10 @@ pub(crate) fn prune_definitions(schema: &mut Value) {
                 continue;
             };
             let name = unescape_token(&name);
-            if let Some(def) = defs.get(&name) {
-                if used.insert(name) {
-                    refs(def, false, &mut pending);
-                }
+            if let Some(def) = defs.get(&name)
+                && used.insert(name)
+            {
+                refs(def, false, &mut pending);
             }
         }
         let Some(Value::Object(defs)) = schema.get_mut(key) else {
@@ -573,9 +573,9 @@ fn add_null(schema: &mut Value) {
         Some(Value::Array(ts)) if !ts.iter().any(|t| t == "null") => ts.push(json!("null")),
         _ => {}
     }
-    if let Some(Value::Array(values)) = m.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
+    if let Some(Value::Array(values)) = m.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
 }

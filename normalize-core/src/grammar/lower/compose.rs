@@ -356,10 +356,10 @@ impl<'d> View<'d> {
         }
         let mine = self.parts.iter().find_map(|p| Self::constant(p));
         let theirs = other.parts.iter().find_map(|p| Self::constant(p));
-        if let (Some(a), Some(b)) = (mine, theirs) {
-            if a != b {
-                return true;
-            }
+        if let (Some(a), Some(b)) = (mine, theirs)
+            && a != b
+        {
+            return true;
         }
         if !(self.only_objects() && other.only_objects()) {
             return false;

@@ -73,11 +73,11 @@ impl<T> Calls<T> {
 
     /// Ends the call at `index`.
     pub(super) fn end(&mut self, index: u64, out: &mut Vec<CallDelta>) {
-        if let Some(slot) = self.slots.get_mut(&index) {
-            if matches!(slot, Slot::Open(_)) {
-                *slot = Slot::Ended;
-                out.push(CallDelta::End { index });
-            }
+        if let Some(slot) = self.slots.get_mut(&index)
+            && matches!(slot, Slot::Open(_))
+        {
+            *slot = Slot::Ended;
+            out.push(CallDelta::End { index });
         }
     }
 

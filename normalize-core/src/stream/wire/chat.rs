@@ -48,10 +48,10 @@ impl Chat {
         let root = Path::ROOT;
         let chunk = EVENT.object(chunk, &root)?;
         let choices = EVENT.opt_array(chunk, &root, "choices")?;
-        if choices.is_none() {
-            if let Some(Value::Object(error)) = member(chunk, "error") {
-                return Err(provider_error(StreamFormat::OpenAiChat, error));
-            }
+        if choices.is_none()
+            && let Some(Value::Object(error)) = member(chunk, "error")
+        {
+            return Err(provider_error(StreamFormat::OpenAiChat, error));
         }
         let at_choices = root.key("choices");
         for (position, choice) in choices.unwrap_or_default().iter().enumerate() {
