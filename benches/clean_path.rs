@@ -14,7 +14,7 @@ use serde_json::Value;
 use std::hint::black_box;
 use std::time::Duration;
 use toolargs::__private::from_model_full;
-use toolargs::{Options, ToolArgs};
+use toolargs::{ToolArgs, normalizer::Options};
 
 #[path = "support/action_args.rs"]
 mod action_args;

@@ -10,7 +10,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::borrow::Cow;
 use std::hint::black_box;
-use toolargs::{Normalizer, Options};
+use toolargs::{Normalizer, normalizer::Options};
 
 const DEPTHS: [usize; 4] = [1_000, 2_000, 5_000, 10_000];
 

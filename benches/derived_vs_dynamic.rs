@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::hint::black_box;
-use toolargs::{Normalizer, Options, ToolArgs};
+use toolargs::{Normalizer, ToolArgs, normalizer::Options};
 
 #[allow(dead_code)]
 #[derive(Deserialize, JsonSchema, ToolArgs)]

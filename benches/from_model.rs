@@ -7,7 +7,7 @@
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value;
 use std::hint::black_box;
-use toolargs::{Normalizer, Options, ToolArgs};
+use toolargs::{Normalizer, ToolArgs, normalizer::Options};
 
 #[path = "support/corpus.rs"]
 mod corpus;

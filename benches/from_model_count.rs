@@ -77,7 +77,7 @@ fn main() {
         return;
     }
     if args.get(3).map(String::as_str) == Some("full") {
-        let options = toolargs::Options::default();
+        let options = toolargs::normalizer::Options::default();
         for _ in 0..calls {
             let _ = black_box(
                 toolargs::__private::from_model_full::<SearchArgs>(

@@ -8,7 +8,7 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use serde_json::Value;
 use std::hint::black_box;
 use toolargs::entities::{EntityMode, decode_once};
-use toolargs::{Normalizer, Options};
+use toolargs::{Normalizer, normalizer::Options};
 
 #[path = "support/corpus.rs"]
 mod corpus;

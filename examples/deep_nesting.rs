@@ -19,7 +19,7 @@
 
 use serde_json::json;
 use std::time::Instant;
-use toolargs::{Normalizer, Options};
+use toolargs::{Normalizer, normalizer::Options};
 
 /// The stack of a typical worker thread (an async runtime's default).
 const STACK_BYTES: usize = 2 << 20;

@@ -214,7 +214,7 @@ fn unreadable_call(params: Option<Value>) -> Result<ToolCall, SyntaxError> {
         _ => return Err(unfit(params)),
     };
     // Decoded as the normalizer decodes it; the toolbox gets the text.
-    match toolargs::json::read(&text, toolargs::DEFAULT_MAX_DEPTH) {
+    match toolargs::json::read(&text, toolargs::normalizer::DEFAULT_MAX_DEPTH) {
         Ok(object @ Value::Object(_)) => params.insert("arguments".to_owned(), object),
         _ => return Err(not_an_object("a string that holds no JSON object")),
     };

@@ -6,7 +6,9 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolargs::{ArgsError, EntityMode, Normalizer, Options, Report, ToolArgs};
+use toolargs::{
+    ArgsError, Normalizer, ToolArgs, entities::EntityMode, normalizer::Options, report::Report,
+};
 
 /// Search the catalogue.
 #[derive(Deserialize, JsonSchema, ToolArgs)]

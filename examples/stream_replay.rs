@@ -339,7 +339,7 @@ fn includes(whole: &Rejection, early: &Rejection) -> bool {
 }
 
 /// A location as a JSON pointer, `(root)` for the whole arguments.
-fn pointer(location: &toolargs::Pointer) -> String {
+fn pointer(location: &toolargs::path::Pointer) -> String {
     match location.to_string() {
         pointer if pointer.is_empty() => "(root)".to_owned(),
         pointer => pointer,

@@ -73,7 +73,7 @@
 //! [`Checked`] checks: leave that option off for these tools, so the model
 //! sees [`parameters`] exactly.
 
-use crate::{ArgsError, Parsed, Report, ToolArgs};
+use crate::{ArgsError, ToolArgs, report::Report, tool_args::Parsed};
 use serde::de::{Deserialize, Deserializer, Error as _};
 use serde_json::Value;
 use std::ops::{Deref, DerefMut};

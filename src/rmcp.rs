@@ -76,7 +76,7 @@
 //! # What is not covered
 //!
 //! The extractor yields the typed value only: what RT-TOOL-8 repaired (the
-//! [`crate::Report`] of [`ToolArgs::from_model`]) is not passed to the body.
+//! [`crate::report::Report`] of [`ToolArgs::from_model`]) is not passed to the body.
 //! A body that needs it takes rmcp's `JsonObject` extractor and calls
 //! [`ToolArgs::from_model`] itself, with [`rejection`] and [`tool_error`] for
 //! the failure.
@@ -101,7 +101,9 @@ use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use std::borrow::Cow;
 use toolargs_core::rejection::{InvalidArguments, Rejection, SyntaxError, SyntaxKind};
-use toolargs_core::{ArgsError, DEFAULT_MAX_DEPTH, ToolArgs, Violation, Violations};
+use toolargs_core::{
+    ArgsError, ToolArgs, normalizer::DEFAULT_MAX_DEPTH, validate::Violation, validate::Violations,
+};
 
 /// The prefix rmcp's tool router looks for to answer an extractor's failure
 /// with a tool error (`isError: true`) instead of a protocol error.

@@ -20,7 +20,9 @@ mod inputs;
 mod mismatch;
 
 use crate::__private::{Path, Repairer};
-use crate::{EntityMode, Options, Report, SchemaPlan, ToolArgs};
+use crate::{
+    ToolArgs, entities::EntityMode, normalizer::Options, plan::SchemaPlan, report::Report,
+};
 use inputs::{check_with, damaged_inputs, plan_of};
 pub use mismatch::Mismatch;
 use serde_json::{Map, Value};

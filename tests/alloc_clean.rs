@@ -11,7 +11,7 @@
 use serde_json::{Value, json};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use toolargs::{Normalizer, VERBATIM_KEYWORD};
+use toolargs::{Normalizer, plan::VERBATIM_KEYWORD};
 
 struct Counting;
 

@@ -19,7 +19,10 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Debug;
 use toolargs::__private::{Fallback, PathsTaken, from_model_full, paths_taken};
-use toolargs::{ArgsError, EntityMode, Options, Parsed, RawArgs, ToolArgs};
+use toolargs::{
+    ArgsError, ToolArgs, entities::EntityMode, normalizer::Options, tool_args::Parsed,
+    tool_args::RawArgs,
+};
 
 /// Which path `from_model_with` took for one call.
 #[derive(Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@ mod support;
 
 use serde::Deserialize;
 use serde_json::Value;
-use toolargs::{EntityMode, Normalizer, Options};
+use toolargs::{Normalizer, entities::EntityMode, normalizer::Options};
 
 #[derive(Deserialize)]
 struct Case {

@@ -9,7 +9,9 @@ use serde_json::json;
 use std::borrow::Cow;
 use toolargs::stream::ArgsStream;
 use toolargs::toolbox::{RegisterError, Toolbox};
-use toolargs::{ArgsError, ContractError, NormalizeError, Options, ToolArgs};
+use toolargs::{
+    ArgsError, ToolArgs, contract::ContractError, normalizer::NormalizeError, normalizer::Options,
+};
 
 /// A schema naming a type JSON Schema does not have.
 #[derive(Deserialize, ToolArgs, Debug)]
@@ -185,7 +187,7 @@ fn a_pattern_past_the_size_limit_is_refused_at_registration() {
 fn a_backtracking_pattern_stops_at_the_limit_and_refuses_the_value() {
     // A back-reference runs on the backtracking engine: exponential in the
     // string without a limit (this test would not finish).
-    let validator = toolargs::Validator::new(&json!({
+    let validator = toolargs::validate::Validator::new(&json!({
         "type": "object",
         "properties": {"s": {"type": "string", "pattern": "^(a*)*\\1b$"}}
     }))

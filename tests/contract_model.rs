@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::json;
 use std::collections::HashMap;
 use toolargs::stream::ArgsStream;
-use toolargs::{ArgsError, ToolArgs, Violations};
+use toolargs::{ArgsError, ToolArgs, validate::Violations};
 
 #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
 struct Paging {

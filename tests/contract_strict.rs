@@ -99,7 +99,7 @@ use toolargs::export::strict::Change;
 use toolargs::export::{Dialect, StrictError, StrictSchema};
 use toolargs::rejection::{CallError, Rejection};
 use toolargs::toolbox::{RegisterError, Toolbox};
-use toolargs::{ToolArgs, Validator};
+use toolargs::{ToolArgs, validate::Validator};
 
 /// Cases per type in its own test.
 const CASES: u32 = 256;
@@ -1284,7 +1284,7 @@ fn every_shown_schema_holds_json_schema_and_portable_annotations_only() {
         match schema {
             Value::Object(map) => {
                 for (key, child) in map {
-                    if key.starts_with("x-toolargs-") && key != toolargs::VERBATIM_KEYWORD {
+                    if key.starts_with("x-toolargs-") && key != toolargs::plan::VERBATIM_KEYWORD {
                         out.push(key.clone());
                     }
                     ours(child, out);

@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Value, json};
-use toolargs::{ArgsError, Options, RepairKind, ToolArgs};
+use toolargs::{ArgsError, ToolArgs, normalizer::Options, report::RepairKind};
 
 /// Which orders to refund.
 #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]
@@ -52,7 +52,7 @@ fn even<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
     }
 }
 
-fn invalid(error: ArgsError) -> toolargs::Violations {
+fn invalid(error: ArgsError) -> toolargs::validate::Violations {
     match error {
         ArgsError::Invalid(violations) => violations,
         other => panic!("expected Invalid, got {other:?}"),

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use toolargs::testing::assert_normalizer_matches_schema;
-use toolargs::{Normalizer, ToolArgs, VERBATIM_KEYWORD};
+use toolargs::{Normalizer, ToolArgs, plan::VERBATIM_KEYWORD};
 
 /// Write a file.
 #[derive(Debug, Deserialize, JsonSchema, ToolArgs)]

@@ -316,7 +316,7 @@ fn round_trip_a_call_valid_under_the_strict_schema_is_accepted() {
         "reference": null
     });
     // The exported strict schema itself accepts it.
-    let validator = toolargs::Validator::new(&strict_schema()).unwrap();
+    let validator = toolargs::validate::Validator::new(&strict_schema()).unwrap();
     validator.validate(&arguments).unwrap();
 
     let toolbox = strict_toolbox();
@@ -912,7 +912,7 @@ mod round_trip_property {
         fn strict_calls_round_trip(shipment in shipment()) {
             let clean = !serde_json::to_string(&shipment).unwrap().contains('&');
             let arguments = strict_arguments(&shipment);
-            let validator = toolargs::Validator::new(&strict_schema()).unwrap();
+            let validator = toolargs::validate::Validator::new(&strict_schema()).unwrap();
             prop_assert!(validator.validate(&arguments).is_ok(), "{arguments}");
             let toolbox = strict_toolbox();
             let done = toolbox.call_blocking(&(), ToolCall::new("ship", arguments)).unwrap();

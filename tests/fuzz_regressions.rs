@@ -6,7 +6,7 @@ mod stream {
     use schemars::JsonSchema;
     use serde::Deserialize;
     use toolargs::stream::ArgsStream;
-    use toolargs::{ArgsError, Options, ToolArgs};
+    use toolargs::{ArgsError, ToolArgs, normalizer::Options};
 
     #[derive(Debug, Deserialize, JsonSchema, ToolArgs, PartialEq)]
     #[allow(dead_code)]
@@ -19,7 +19,7 @@ mod stream {
     /// final result.
     type Run = (
         Option<(usize, ArgsError)>,
-        Result<toolargs::Parsed<Act>, ArgsError>,
+        Result<toolargs::tool_args::Parsed<Act>, ArgsError>,
     );
 
     /// `text` in fragments ending at `ends`.

@@ -3,7 +3,7 @@
 //! not timed here.)
 
 use serde_json::{Value, json};
-use toolargs::{NormalizeError, Normalizer, Options, RepairKind};
+use toolargs::{Normalizer, normalizer::NormalizeError, normalizer::Options, report::RepairKind};
 
 /// Runs `f` on a thread with a large stack: dropping a very deep
 /// `serde_json::Value` is itself recursive.
@@ -120,7 +120,7 @@ fn unbounded_passes_still_terminate() {
 
 #[test]
 fn services_can_reject_instead_of_record() {
-    use toolargs::PassBound;
+    use toolargs::normalizer::PassBound;
     let normalizer = Normalizer::compile(&json!({})).unwrap().with_options(
         Options::default()
             .max_passes(2)

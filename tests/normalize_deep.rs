@@ -7,7 +7,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolargs::{NormalizeError, Normalizer, Options, ToolArgs, json};
+use toolargs::{Normalizer, ToolArgs, json, normalizer::NormalizeError, normalizer::Options};
 
 const DEPTH: usize = 100_000;
 /// The stack of a typical worker thread.

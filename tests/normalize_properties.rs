@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use toolargs::plan::{JsonType, Loc, SchemaPlan};
-use toolargs::{Normalizer, Options, RepairKind};
+use toolargs::{Normalizer, normalizer::Options, report::RepairKind};
 
 /// Strings that exercise both repairs and their interaction.
 const STRINGS: &[&str] = &[

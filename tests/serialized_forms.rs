@@ -24,7 +24,7 @@ use toolargs::call::{self, Arguments, ToolCall, WireFormat};
 use toolargs::policy::{Decision, PolicyRequest};
 use toolargs::rejection::Rejection;
 use toolargs::toolbox::Toolbox;
-use toolargs::{ArgsError, ContractError, Options, ToolArgs};
+use toolargs::{ArgsError, ToolArgs, contract::ContractError, normalizer::Options};
 
 /// The forms, each named after its schema file (`docs/schemas/NAME.schema.json`).
 const FORMS: [&str; 8] = [
@@ -180,7 +180,9 @@ fn call_error(toolbox: &Toolbox<()>, call: ToolCall) -> Value {
     )
 }
 
-fn args_error(result: Result<toolargs::Parsed<impl std::fmt::Debug>, ArgsError>) -> ArgsError {
+fn args_error(
+    result: Result<toolargs::tool_args::Parsed<impl std::fmt::Debug>, ArgsError>,
+) -> ArgsError {
     result.expect_err("the arguments are refused")
 }
 

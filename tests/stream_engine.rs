@@ -68,7 +68,7 @@ fn first_rejection(text: &str) -> Option<(usize, ArgsError)> {
     first_early::<Search>(text, false)
 }
 
-fn violations(error: &ArgsError) -> Vec<toolargs::Violation> {
+fn violations(error: &ArgsError) -> Vec<toolargs::validate::Violation> {
     match error {
         ArgsError::Invalid(v) => v.0.clone(),
         other => panic!("expected invalid arguments, got {other:?}"),
@@ -217,7 +217,7 @@ fn a_syntax_error_is_the_parsers_own_at_once() {
 
 #[test]
 fn too_deep_is_certain_at_the_first_bracket_past_the_limit() {
-    let options = toolargs::Options::default().max_depth(4);
+    let options = toolargs::normalizer::Options::default().max_depth(4);
     let text = r#"{"documents": [[[[[]]]]]}"#;
     let mut call = ArgsStream::<Search>::with_options(options);
     call.push(text);
@@ -236,7 +236,7 @@ fn too_large_is_certain_at_the_first_fragment_past_the_limit() {
     // one does; the end is `from_model_with`'s with the same limit.
     let text = r#"{"query": "a long query, read while it streams", "tags": ["x"], "mode": "fast"}"#;
     for limit in 0..=text.len() {
-        let options = toolargs::Options::default().max_bytes(limit);
+        let options = toolargs::normalizer::Options::default().max_bytes(limit);
         for delta in [1, 3, 8] {
             let mut call = ArgsStream::<Search>::with_options(options);
             let mut received = 0;
@@ -258,7 +258,7 @@ fn too_large_is_certain_at_the_first_fragment_past_the_limit() {
                 assert_eq!(early.received, crossed, "limit {limit}, {delta}-byte");
                 assert_eq!(
                     early.rejection,
-                    ArgsError::Limit(toolargs::NormalizeError::TooLarge {
+                    ArgsError::Limit(toolargs::normalizer::NormalizeError::TooLarge {
                         bytes: crossed,
                         limit
                     })
@@ -406,7 +406,7 @@ fn a_string_at_the_root_is_shown_open_and_decoded_when_complete() {
     assert_eq!(
         events,
         [Event::Value {
-            location: toolargs::Pointer::root(),
+            location: toolargs::path::Pointer::root(),
             value: serde_json::from_str(inner).unwrap(),
         }]
     );
@@ -655,7 +655,7 @@ struct Note {
 /// final result.
 type Streamed<T> = (
     Option<(usize, ArgsError)>,
-    Result<toolargs::Parsed<T>, ArgsError>,
+    Result<toolargs::tool_args::Parsed<T>, ArgsError>,
 );
 
 /// `text` fed in `fragments` (as text where a fragment is whole

@@ -57,7 +57,7 @@ const RANDOM_SPLITS: usize = 6;
 /// One streamed run: the result, the first certain and provisional
 /// rejections, the events.
 struct Run<T: Subject> {
-    result: Result<toolargs::Parsed<T>, ArgsError>,
+    result: Result<toolargs::tool_args::Parsed<T>, ArgsError>,
     certain: Option<(usize, ArgsError)>,
     provisional: Option<(usize, ArgsError, Certainty)>,
     events: Vec<Event>,
@@ -129,7 +129,7 @@ fn events_agree<T: Subject>(text: &str, events: &[Event]) -> Result<(), String> 
         return Ok(());
     }
     let mut normalized = raw.clone();
-    if T::normalize(&mut normalized, &toolargs::Options::default()).is_err() {
+    if T::normalize(&mut normalized, &toolargs::normalizer::Options::default()).is_err() {
         return Ok(());
     }
     let mut covering = Vec::new();
@@ -566,7 +566,7 @@ fn check_type<T: Subject>(name: &str) {
 /// error on the whole text gives the place (its wording is not compared).
 fn prompt<T: Debug>(
     text: &str,
-    whole: &Result<toolargs::Parsed<T>, ArgsError>,
+    whole: &Result<toolargs::tool_args::Parsed<T>, ArgsError>,
     first: Option<usize>,
 ) -> Result<(), String> {
     let Err(ArgsError::Syntax(syntax)) = whole else {

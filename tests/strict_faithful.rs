@@ -15,7 +15,7 @@ use toolargs::export::strict::Change;
 use toolargs::export::{Dialect, StrictError, StrictSchema};
 use toolargs::rejection::{CallError, InvalidArguments, Rejection};
 use toolargs::toolbox::{RegisterError, Toolbox};
-use toolargs::{ToolArgs, Validator};
+use toolargs::{ToolArgs, validate::Validator};
 
 // ---------------------------------------------------------------------------
 // Types under test

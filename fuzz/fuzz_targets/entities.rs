@@ -10,7 +10,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::borrow::Cow;
-use toolargs::EntityMode;
+use toolargs::entities::EntityMode;
 use toolargs::entities::{decode_once, decode_until_stable};
 
 fuzz_target!(|data: &[u8]| {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
-use toolargs::{ArgsError, EntityMode, Normalizer, Options, ToolArgs};
+use toolargs::{ArgsError, Normalizer, ToolArgs, entities::EntityMode, normalizer::Options};
 
 /// Which orders to refund.
 #[derive(Serialize, Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]

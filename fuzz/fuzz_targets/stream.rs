@@ -19,7 +19,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toolargs::stream::{ArgsStream, Certainty};
-use toolargs::{ArgsError, Options, Parsed, ToolArgs};
+use toolargs::{ArgsError, ToolArgs, normalizer::Options, tool_args::Parsed};
 
 /// Which orders to refund.
 #[derive(Deserialize, JsonSchema, ToolArgs, Debug, PartialEq)]

@@ -9,7 +9,7 @@
 
 use arbitrary::{Result, Unstructured};
 use serde_json::{Map, Number, Value};
-use toolargs::{EntityMode, Options, PassBound};
+use toolargs::{entities::EntityMode, normalizer::Options, normalizer::PassBound};
 
 /// Object keys: schema keywords and property names, including ones a JSON
 /// pointer must escape.
@@ -299,14 +299,14 @@ impl<'u, 'a> Gen<'u, 'a> {
             EntityMode::Attribute
         };
         let passes = match self.u.int_in_range(0..=4u8)? {
-            0 => toolargs::DEFAULT_MAX_PASSES,
+            0 => toolargs::normalizer::DEFAULT_MAX_PASSES,
             1 => 0,
             2 => 1,
             3 => u32::MAX,
             _ => u32::from(self.u.arbitrary::<u8>()?),
         };
         let depth = match self.u.int_in_range(0..=3u8)? {
-            0 => toolargs::DEFAULT_MAX_DEPTH,
+            0 => toolargs::normalizer::DEFAULT_MAX_DEPTH,
             1 => usize::from(self.u.int_in_range(0..=8u8)?),
             // Large, but within what the fuzzer's 8 MiB main-thread stack
             // takes: the walk and the parser recurse once per level, and the

@@ -7,7 +7,7 @@
 //! per level of nesting. Below the first 32 levels, each level first makes
 //! sure the stack has room for it and, when it does not, carries on in a
 //! fresh segment on the heap (`stacker`, the crate the Rust compiler uses for
-//! the same purpose). So no [`crate::Options::max_depth`] can overflow a
+//! the same purpose). So no [`crate::normalizer::Options::max_depth`] can overflow a
 //! thread, even a 2 MiB worker, while the calls models actually send, a few
 //! levels deep, pay nothing.
 //!

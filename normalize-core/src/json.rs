@@ -22,7 +22,7 @@ use crate::rejection::{SyntaxError, SyntaxKind};
 /// The value it returns drops as serde_json drops, recursively; a value
 /// nested tens of thousands of levels deep needs a thread with a large
 /// stack to be dropped on, so keep `max_depth` where the threads that hold
-/// the value can drop it ([`crate::DEFAULT_MAX_DEPTH`] fits any thread).
+/// the value can drop it ([`crate::normalizer::DEFAULT_MAX_DEPTH`] fits any thread).
 ///
 /// ```
 /// use toolargs_core::json;
@@ -39,7 +39,7 @@ use crate::rejection::{SyntaxError, SyntaxKind};
 /// let error = json::read("[[[1]]]", 2).unwrap_err();
 /// assert_eq!((error.line, error.column), (None, None));
 /// assert_eq!(error.message, "JSON nests 3 levels deep, more than the limit of 2");
-/// # Ok::<(), toolargs_core::SyntaxError>(())
+/// # Ok::<(), toolargs_core::rejection::SyntaxError>(())
 /// ```
 ///
 /// # Errors

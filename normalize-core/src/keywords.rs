@@ -39,7 +39,7 @@ pub(crate) const PREFIX: &str = "x-toolargs-";
 /// `String` variant beside the literal) nothing is kept.
 ///
 /// ```
-/// use toolargs_core::{Normalizer, VERBATIM_KEYWORD};
+/// use toolargs_core::{Normalizer, plan::VERBATIM_KEYWORD};
 /// use serde_json::json;
 ///
 /// let normalizer = Normalizer::compile(&json!({

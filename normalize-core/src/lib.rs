@@ -44,14 +44,14 @@ mod integer_bounds;
 pub mod json;
 mod json_text;
 mod keywords;
-mod normalizer;
+pub mod normalizer;
 pub mod observe;
 pub mod path;
 pub mod plan;
 pub mod policy;
 pub mod rejection;
 mod repeated_keys;
-mod report;
+pub mod report;
 mod splice;
 pub mod stream;
 pub mod tool_args;
@@ -59,16 +59,5 @@ pub mod toolbox;
 mod untagged;
 pub mod validate;
 
-pub use closing::{CloseObjects, close_objects};
-pub use contract::ContractError;
-pub use entities::EntityMode;
-pub use normalizer::{
-    DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PASSES, NormalizeError, NormalizeTextError,
-    Normalizer, Options, PassBound,
-};
-pub use path::Pointer;
-pub use plan::{SchemaError, SchemaPlan, VERBATIM_KEYWORD};
-pub use rejection::SyntaxError;
-pub use report::{FirstRepairs, Repair, RepairKind, Report};
-pub use tool_args::{ArgsError, Parsed, RawArgs, ToolArgs};
-pub use validate::{Validator, Violation, Violations};
+pub use normalizer::Normalizer;
+pub use tool_args::{ArgsError, ToolArgs};

@@ -657,9 +657,9 @@ mod tests {
     #[test]
     fn rejects_text_that_is_not_json() {
         let report = Report {
-            repairs: vec![crate::Repair {
+            repairs: vec![crate::report::Repair {
                 pointer: Pointer::root(),
-                kind: crate::RepairKind::ReferencesDecoded {
+                kind: crate::report::RepairKind::ReferencesDecoded {
                     passes: 1,
                     bound_reached: false,
                 },
@@ -683,9 +683,9 @@ mod tests {
     #[test]
     fn rejects_a_repair_the_value_does_not_have() {
         let report = Report {
-            repairs: vec![crate::Repair {
+            repairs: vec![crate::report::Repair {
                 pointer: Pointer::root().key("b"),
-                kind: crate::RepairKind::ReferencesDecoded {
+                kind: crate::report::RepairKind::ReferencesDecoded {
                     passes: 1,
                     bound_reached: false,
                 },

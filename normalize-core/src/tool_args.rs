@@ -225,7 +225,7 @@ pub enum ArgsError {
     #[error(transparent)]
     Syntax(SyntaxError),
     /// A limit of the [`Options`] was crossed: the text is too large, the
-    /// arguments nest too deep, or (with [`crate::PassBound::Reject`]) a
+    /// arguments nest too deep, or (with [`crate::normalizer::PassBound::Reject`]) a
     /// string is still escaped at the pass bound.
     #[error(transparent)]
     Limit(#[serde(serialize_with = "serialize_display")] NormalizeError),

@@ -1,7 +1,7 @@
 //! What [`assert_normalizer_matches_schema`](super::assert_normalizer_matches_schema)
 //! reports: an input on which the two normalizers disagree.
 
-use crate::{NormalizeError, Options, Report};
+use crate::{normalizer::NormalizeError, normalizer::Options, report::Report};
 use serde_json::Value;
 use std::fmt;
 

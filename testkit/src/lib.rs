@@ -14,6 +14,8 @@ mod inputs;
 use serde_json::{Map, Value};
 use toolargs::__private::{Path, Repairer};
 use toolargs::testing::Mismatch;
-use toolargs::{EntityMode, Options, Report, SchemaPlan, ToolArgs};
+use toolargs::{
+    ToolArgs, entities::EntityMode, normalizer::Options, plan::SchemaPlan, report::Report,
+};
 
 pub use inputs::{check_with, damaged_inputs, option_sets, plan_of};

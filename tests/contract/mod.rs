@@ -39,7 +39,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fmt::{Debug, Write as _};
 use std::hash::Hash;
 use toolargs::plan::JsonType;
-use toolargs::{ArgsError, RepairKind, ToolArgs};
+use toolargs::{ArgsError, ToolArgs, report::RepairKind};
 
 /// Recursion bound of the generator: below it, collections are empty,
 /// options are `None`, and enums pick their first (non-recursive) variant.
@@ -447,10 +447,14 @@ pub fn eligibility<T: ToolArgs>() -> String {
 /// # Panics
 ///
 /// When the two paths differ: the clean path must never change a result.
-pub fn from_model_both<T: Subject>(text: &str) -> Result<toolargs::Parsed<T>, toolargs::ArgsError> {
+pub fn from_model_both<T: Subject>(
+    text: &str,
+) -> Result<toolargs::tool_args::Parsed<T>, toolargs::ArgsError> {
     let result = T::from_model(text);
-    let full =
-        toolargs::__private::from_model_full::<T>(text.into(), &toolargs::Options::default());
+    let full = toolargs::__private::from_model_full::<T>(
+        text.into(),
+        &toolargs::normalizer::Options::default(),
+    );
     assert_eq!(
         result, full,
         "the clean path and the full path differ on {text}"
@@ -787,7 +791,7 @@ pub fn is_within(pointer: &str, ancestor: &str) -> bool {
 /// union as a whole failed), and, for a missing member of an object put in
 /// place of a leaf, that member (a missing member is reported at its own
 /// path).
-fn acceptable(violation: &toolargs::Violation, pointer: &str, unions: &[&str]) -> bool {
+fn acceptable(violation: &toolargs::validate::Violation, pointer: &str, unions: &[&str]) -> bool {
     let at = violation.pointer.as_str();
     at == pointer
         || unions
@@ -802,7 +806,7 @@ fn acceptable(violation: &toolargs::Violation, pointer: &str, unions: &[&str]) -
 /// The rejection must name `pointer` (see [`acceptable`]), each location
 /// once, and nothing else.
 fn rejected_at<T: Subject>(
-    result: Result<toolargs::Parsed<T>, ArgsError>,
+    result: Result<toolargs::tool_args::Parsed<T>, ArgsError>,
     pointer: &str,
     unions: &[&str],
     counts: &mut Counts,
@@ -947,7 +951,7 @@ fn wrong_type<T: Subject>(
         Ok(s) => {
             let read = serde_json::to_value(&s).expect("serializes");
             let object = at.rsplit_once('/').map_or("", |(parent, _)| parent);
-            let refused_within = |violations: &toolargs::Violations| {
+            let refused_within = |violations: &toolargs::validate::Violations| {
                 violations.iter().all(|v| {
                     is_within(&v.pointer, object) || unions.iter().any(|u| is_within(&v.pointer, u))
                 })

@@ -43,7 +43,10 @@ use toolargs::rejection::{CallError, InvalidArguments, Rejection};
 use toolargs::stream::wire::CallDelta;
 use toolargs::stream::{ArgsSession, ArgsStream, Early, ToolStreams};
 use toolargs::toolbox::{Checked, Toolbox};
-use toolargs::{ArgsError, Options, Parsed, Report, ToolArgs, Validator, Violation, Violations};
+use toolargs::{
+    ArgsError, ToolArgs, normalizer::Options, report::Report, tool_args::Parsed,
+    validate::Validator, validate::Violation, validate::Violations,
+};
 
 /// The suffix the generator gives an alias (`f3__a1` for `f3`).
 const ALIAS: &str = "__a";

@@ -27,7 +27,7 @@ use serde_json::Value;
 use std::any::TypeId;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use toolargs::Validator;
+use toolargs::validate::Validator;
 
 /// One schema compiled by the second validator.
 pub struct Second {

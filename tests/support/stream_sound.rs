@@ -4,7 +4,7 @@
 
 use std::fmt::Debug;
 use toolargs::rejection::Rejection;
-use toolargs::{ArgsError, NormalizeError, Parsed};
+use toolargs::{ArgsError, normalizer::NormalizeError, tool_args::Parsed};
 
 /// Whether `early`, known before the text was complete, is one the whole
 /// text also gets: the same syntax error, one of its violations, or an

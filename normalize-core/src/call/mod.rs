@@ -43,7 +43,7 @@
 //! does.
 //!
 //! **Depth.** [`Reader::max_depth`] reads for a toolbox's
-//! [`max_depth`](crate::Options::max_depth): the envelope's levels do not
+//! [`max_depth`](crate::normalizer::Options::max_depth): the envelope's levels do not
 //! count against the arguments' limit, and arguments that nest deeper are
 //! refused alike whether they came as text or as a value.
 //!
@@ -163,7 +163,7 @@ impl Reader {
 
     /// Room for arguments that nest `max_depth` levels below the envelope's
     /// own levels, for a toolbox whose
-    /// [`Options::max_depth`](crate::Options::max_depth) is `max_depth`, so
+    /// [`Options::max_depth`](crate::normalizer::Options::max_depth) is `max_depth`, so
     /// a limit raised for the arguments is not undone by the envelope
     /// around them.
     ///

@@ -14,7 +14,8 @@ pub use crate::contract::{
     ContractError, EnumModel, FieldModel, Modeled, Node, StructModel, Tagging, VariantContent,
     VariantModel,
 };
-pub use crate::normalizer::{NormalizeError, Options, Repairer};
+pub use crate::normalizer::repairer::Repairer;
+pub use crate::normalizer::{NormalizeError, Options};
 pub use crate::path::walk::Path;
 pub use crate::plan::{JsonType, Loc, SchemaPlan, TypeSet};
 pub use crate::report::Report;

@@ -77,9 +77,9 @@
 //!   - bytes that are not UTF-8 (fed with `push_bytes`): in a string or a
 //!     key, its closing quote; elsewhere, the first byte that shows it (the
 //!     error is the one the parser gives the bytes, as at the end);
-//! - more bytes than [`Options::max_bytes`](crate::Options::max_bytes) (the
+//! - more bytes than [`Options::max_bytes`](crate::normalizer::Options::max_bytes) (the
 //!   fragment that crosses the limit), or containers nested deeper than
-//!   [`Options::max_depth`](crate::Options::max_depth) (the bracket past
+//!   [`Options::max_depth`](crate::normalizer::Options::max_depth) (the bracket past
 //!   the limit);
 //! - a toolbox call naming no registered tool (the name is complete when
 //!   the arguments begin: before their first byte);
@@ -162,7 +162,7 @@
 //!
 //! The rejection is worded by the validator itself: the stream validates a
 //! skeleton of the arguments holding only the path to the refused value,
-//! and reports the [`Violation`](crate::Violation) found at that value's
+//! and reports the [`Violation`](crate::validate::Violation) found at that value's
 //! pointer, which is the one the whole call gets there (the validator words
 //! a violation from the value and the subschemas at its pointer, and these
 //! are the same).

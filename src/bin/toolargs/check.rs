@@ -65,7 +65,10 @@ use toolargs::call::{self, Arguments, ToolCall, WireFormat};
 use toolargs::export::Dialect;
 use toolargs::rejection::{Rejection, SyntaxError, SyntaxKind};
 use toolargs::toolbox::Toolbox;
-use toolargs::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, EntityMode, Options};
+use toolargs::{
+    entities::EntityMode, normalizer::DEFAULT_MAX_BYTES, normalizer::DEFAULT_MAX_DEPTH,
+    normalizer::Options,
+};
 
 /// Check JSON Lines of calls (or arguments) against a tools file (or a
 /// schema); one verdict line per call, in order.

@@ -6,8 +6,8 @@ use crate::fatal::Fatal;
 use clap::ValueEnum;
 use serde_json::{Map, Value};
 use std::io::Write;
-use toolargs::Options;
 use toolargs::export::{Dialect, Provider};
+use toolargs::normalizer::Options;
 
 /// Which provider's definitions to print.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -264,7 +264,7 @@ impl Line<'_> {
     /// # Errors
     ///
     /// The message, without the line's place.
-    pub fn text(&self, options: &toolargs::Options) -> Result<&str, String> {
+    pub fn text(&self, options: &toolargs::normalizer::Options) -> Result<&str, String> {
         match self.body {
             Body::Text(bytes) => {
                 let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))?;
@@ -807,7 +807,7 @@ mod tests {
 
     #[test]
     fn a_blank_line_holds_no_value() {
-        let options = toolargs::Options::default();
+        let options = toolargs::normalizer::Options::default();
         for blank in [&b""[..], b"  ", b"\t \r"] {
             let line = Line {
                 number: 1,

@@ -25,7 +25,10 @@ use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 use toolargs::rejection::{SyntaxError, SyntaxKind};
-use toolargs::{DEFAULT_MAX_BYTES, EntityMode, NormalizeTextError, Normalizer, Options, Report};
+use toolargs::{
+    Normalizer, entities::EntityMode, normalizer::DEFAULT_MAX_BYTES,
+    normalizer::NormalizeTextError, normalizer::Options, report::Report,
+};
 
 /// Nesting accepted in an input line (and in the JSON its strings decode to).
 /// Deep enough for any real call; the processing threads' stacks are sized

@@ -40,9 +40,9 @@ use crate::fatal::Fatal;
 use serde_json::{Map, Value};
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
-use toolargs::Options;
 use toolargs::export::{Dialect, Provider, name_of, schema_of};
 use toolargs::grammar::NumberTexts;
+use toolargs::normalizer::Options;
 use toolargs::toolbox::Toolbox;
 
 /// Nesting accepted in a schema or tools file.

@@ -4,8 +4,8 @@
 
 use crate::lines::Tally;
 use serde::Serialize;
-use toolargs::Repair;
 use toolargs::rejection::{CallError, Rejection};
+use toolargs::report::Repair;
 use toolargs::toolbox::Checked;
 
 /// One verdict line.

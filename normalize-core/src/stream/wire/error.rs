@@ -19,7 +19,7 @@ pub enum WireError {
         message: String,
     },
     /// The event's text nests deeper than any event of the format needs
-    /// (the limit is [`crate::DEFAULT_MAX_DEPTH`]); it is refused before
+    /// (the limit is [`crate::normalizer::DEFAULT_MAX_DEPTH`]); it is refused before
     /// parsing.
     #[error("the {format} event nests {found} levels deep, more than the limit of {limit}")]
     TooDeep {
