@@ -5,22 +5,6 @@
 pub mod invariants;
 pub mod json_gen;
 
-use serde_json::Value;
-
-/// Drops `value` level by level: `Value`'s own drop recurses once per level,
-/// and `toolargs::json::read` reads text nested far deeper than a stack
-/// holds (its docs).
-pub fn drop_flat(value: Value) {
-    let mut pending = vec![value];
-    while let Some(value) = pending.pop() {
-        match value {
-            Value::Array(items) => pending.extend(items),
-            Value::Object(members) => pending.extend(members.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
-
 /// The deepest nesting of arrays and objects in `text`, brackets inside
 /// strings not counted: the oracle for the reader's nesting limit, written
 /// apart from it.
