@@ -274,6 +274,28 @@ fn a_cases_line_must_be_an_object() {
 }
 
 #[test]
+fn a_cases_line_is_read_at_any_depth_up_to_the_commands_limit() {
+    // 202 levels (the case, its schema, the const): past serde_json's own
+    // limit of 128, within the command's; then 10,003, past it.
+    let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+    let input = format!(
+        "{{\"id\": 1, \"schema\": {{\"const\": {}}}, \"arguments\": \"&lt;\"}}\n\
+         {{\"id\": 2, \"schema\": {{\"const\": {}}}, \"arguments\": 1}}\n",
+        deep(200),
+        deep(10_001),
+    );
+    let out = toolargs(&["normalize", "--cases"], input.as_bytes());
+    assert_eq!(out.code, 1);
+    let lines = out.json_lines();
+    assert_eq!(lines[0]["arguments"], "<", "{:?}", lines[0]);
+    assert_eq!(lines[1]["id"], serde_json::Value::Null);
+    assert_eq!(
+        lines[1]["error"],
+        "line 2: not a case: JSON nests 10003 levels deep, more than the limit of 10000"
+    );
+}
+
+#[test]
 fn a_lone_surrogate_is_named_at_its_escape() {
     let dir = scratch("surrogate");
     let schema = write(&dir, "refund.json", REFUND);

@@ -302,11 +302,14 @@ fn parse_case<'a>(line: &'a str, place: &str) -> Result<Case<'a>, String> {
     match read(false) {
         Ok(case) => Ok(case),
         Err(e) => match toolargs::json::read(line, MAX_DEPTH) {
-            Err(e) => Err(format!("{place}: not a case: {}", e.message)
-                + &match (e.line, e.column) {
-                    (Some(line), Some(column)) => format!(" at line {line} column {column}"),
-                    _ => String::new(),
-                }),
+            Err(e) => Err(match (e.line, e.column) {
+                (Some(line), Some(column)) => format!(
+                    "{place}: not a case: {} at line {line} column {column}",
+                    e.message
+                ),
+                // Nested past the limit: the message says how deep.
+                _ => format!("{place}: not a case: {}", e.message),
+            }),
             // JSON within the command's limit that serde_json's own refused
             // for its depth: read without it.
             Ok(_) if e.classify() == serde_json::error::Category::Syntax => {
