@@ -244,10 +244,11 @@ fn parse_envelope(text: &str, max_depth: usize) -> Result<(Value, Source<'_>), S
     let scan = source::scan(text);
     let own_limit = max_depth.max(crate::normalizer::DEFAULT_MAX_DEPTH);
     if scan.own_nesting > own_limit {
-        return Err(syntax(JsonTextError::TooDeep {
-            found: scan.own_nesting,
-            limit: own_limit,
-        }));
+        return Err(SyntaxError::too_deep(
+            SyntaxKind::Envelope,
+            scan.own_nesting,
+            own_limit,
+        ));
     }
     let deep: Vec<(&String, &source::Member)> = scan
         .arguments

@@ -3,7 +3,7 @@
 //! value within the nesting limit.
 
 use super::WireFormat;
-use crate::json_text::{self, JsonTextError};
+use crate::json_text;
 use crate::rejection::{SyntaxError, SyntaxKind};
 use serde::Serialize;
 use serde_json::Value;
@@ -55,11 +55,11 @@ impl Arguments {
             Arguments::Value(value) => match nesting(&value) {
                 found if found > max_depth => {
                     crate::deep::drop_value(value);
-                    let too_deep = JsonTextError::TooDeep {
+                    Err(SyntaxError::too_deep(
+                        SyntaxKind::Arguments,
                         found,
-                        limit: max_depth,
-                    };
-                    Err(SyntaxError::of_text(SyntaxKind::Arguments, too_deep, ""))
+                        max_depth,
+                    ))
                 }
                 _ => Ok((value, true, crate::repeated_keys::Read::UNKNOWN)),
             },

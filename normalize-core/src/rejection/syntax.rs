@@ -66,20 +66,25 @@ impl SyntaxError {
     pub(crate) fn of_text(kind: SyntaxKind, error: JsonTextError, text: &str) -> Self {
         match error {
             JsonTextError::Syntax(error) => SyntaxError::json(kind, None, &error, text),
-            JsonTextError::TooDeep { found, limit } => {
-                let what = match kind {
-                    SyntaxKind::Arguments => "arguments nest",
-                    SyntaxKind::Envelope | SyntaxKind::Shape => "the call nests",
-                    SyntaxKind::Document => "JSON nests",
-                };
-                SyntaxError {
-                    kind,
-                    line: None,
-                    column: None,
-                    pointer: None,
-                    message: format!("{what} {found} levels deep, more than the limit of {limit}"),
-                }
-            }
+            JsonTextError::TooDeep { found, limit } => SyntaxError::too_deep(kind, found, limit),
+        }
+    }
+
+    /// A text of `kind` that nests `found` levels, past `limit`, worded for
+    /// the text it was: however it was found (the parse, a scan, a parsed
+    /// value's nesting, a stream), the rejection is this one.
+    pub(crate) fn too_deep(kind: SyntaxKind, found: usize, limit: usize) -> Self {
+        let what = match kind {
+            SyntaxKind::Arguments => "arguments nest",
+            SyntaxKind::Envelope | SyntaxKind::Shape => "the call nests",
+            SyntaxKind::Document => "JSON nests",
+        };
+        SyntaxError {
+            kind,
+            line: None,
+            column: None,
+            pointer: None,
+            message: format!("{what} {found} levels deep, more than the limit of {limit}"),
         }
     }
 

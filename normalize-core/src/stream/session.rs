@@ -303,13 +303,9 @@ fn rejection(tool: &str, finding: &Finding) -> Rejection {
                 limit: *limit,
             },
         )),
-        Finding::TooDeep { found, limit } => Rejection::Syntax(SyntaxError {
-            kind: SyntaxKind::Arguments,
-            line: None,
-            column: None,
-            pointer: None,
-            message: format!("arguments nest {found} levels deep, more than the limit of {limit}"),
-        }),
+        Finding::TooDeep { found, limit } => {
+            Rejection::Syntax(SyntaxError::too_deep(SyntaxKind::Arguments, *found, *limit))
+        }
         Finding::Invalid(violation) => Rejection::InvalidArguments(InvalidArguments::new(
             tool,
             Violations(vec![violation.clone()]),
