@@ -39,6 +39,7 @@ pub(super) fn compile(schema: &Value) -> Result<SchemaPlan, SchemaError> {
         has_verbatim: has_marks || has_literals,
         has_literals,
         root,
+        sites: std::sync::OnceLock::new(),
     })
 }
 

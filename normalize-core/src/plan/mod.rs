@@ -19,12 +19,14 @@ pub(crate) mod names;
 mod node;
 pub(crate) mod pattern;
 pub(crate) mod reference;
+mod schema_plan;
+pub(crate) mod sites;
 mod types;
 
 pub use error::SchemaError;
 pub use locate::{Bound, Loc};
-pub use node::SchemaPlan;
 pub(crate) use node::{ArrayRules, Node, NodeId, ObjectRules, Sub};
+pub use schema_plan::SchemaPlan;
 pub(crate) use types::admits_null;
 pub use types::{JsonType, TypeSet};
 

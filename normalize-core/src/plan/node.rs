@@ -1,14 +1,15 @@
 //! The compiled form of a schema: one [`Node`] per subschema object, each
-//! child a [`Sub`] (`true`, `false` or another node), and the
-//! [`SchemaPlan`] that holds them. `compile.rs` builds it; `locate.rs`
-//! answers the normalizer's questions from it.
+//! child a [`Sub`] (`true`, `false` or another node). The
+//! [`SchemaPlan`](super::SchemaPlan) holds them; `compile.rs` builds them;
+//! `locate.rs` answers the normalizer's questions from them, `sites.rs` the
+//! stream's.
 
 use super::names;
 use super::pattern::Pattern;
 use super::types::TypeSet;
 use serde_json::Value;
 
-/// Index of a compiled subschema in [`SchemaPlan`].
+/// Index of a compiled subschema in [`SchemaPlan`](super::SchemaPlan).
 pub(crate) type NodeId = u32;
 
 /// A compiled child schema: `true`, `false`, or a node.
@@ -60,7 +61,7 @@ pub(crate) struct Node {
 }
 
 /// What a subschema says beyond what normalization reads, for the checks the
-/// stream engine makes before a value is complete (`crate::stream::schema`):
+/// stream engine makes before a value is complete ([`super::sites`]):
 /// which keywords make the subschemas that apply depend on the value, and
 /// the literals, names and integer-ness the validator checks.
 #[derive(Debug, Default)]
@@ -111,58 +112,4 @@ pub(crate) struct ObjectRules {
 pub(crate) struct ArrayRules {
     pub(crate) prefix: Vec<Sub>,
     pub(crate) rest: Option<Sub>,
-}
-
-/// A JSON Schema compiled for normalization.
-///
-/// Compile once per tool (compilation resolves every `$ref`, compiles every
-/// pattern and computes declared types to a fixed point), then share it: a
-/// plan is immutable, `Send` and `Sync`.
-///
-/// ```
-/// use toolargs_core::plan::{JsonType, SchemaPlan};
-/// use serde_json::json;
-///
-/// let plan = SchemaPlan::compile(&json!({
-///     "type": "object",
-///     "properties": {"tags": {"type": ["array", "null"]}}
-/// }))?;
-/// let args = json!({"tags": "[1]"});
-/// let root = plan.bind(&plan.root(), &args);
-/// let tags = plan.member(&root, "tags");
-/// assert!(plan.declared(&tags).contains(JsonType::Array));
-/// # Ok::<(), toolargs_core::plan::SchemaError>(())
-/// ```
-#[derive(Debug)]
-pub struct SchemaPlan {
-    pub(super) nodes: Vec<Node>,
-    /// Some node carries [`VERBATIM_KEYWORD`](super::VERBATIM_KEYWORD) or declares a literal kept as
-    /// sent; without either, the verbatim check costs one branch per
-    /// location.
-    pub(super) has_verbatim: bool,
-    /// Some node declares a literal kept as sent: only then does a string
-    /// that no mark covers look for one.
-    pub(super) has_literals: bool,
-    pub(super) root: Sub,
-}
-
-impl SchemaPlan {
-    /// How many subschema objects the plan holds.
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Whether the schema had no subschema objects (it was `true` or `false`).
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
-    pub(crate) fn node(&self, id: NodeId) -> &Node {
-        &self.nodes[id as usize]
-    }
-
-    /// The schema of the whole arguments value.
-    pub(crate) fn root_sub(&self) -> Sub {
-        self.root
-    }
 }

@@ -1,16 +1,12 @@
 //! [`ArgsStream`]: one call's arguments streamed into a derived type.
 
-use super::engine::{Checks, Engine, Finding, Found, Prepared, not_utf8};
+use super::engine::{Checks, Engine, Finding, Found, not_utf8};
 use super::events::{Early, Event, EventRef, Snapshot};
 use super::lexer::Fragment;
 use crate::normalizer::{NormalizeError, Options};
 use crate::tool_args::{ArgsError, Parsed, ToolArgs};
 use crate::validate::Violations;
-use serde_json::Value;
-use std::any::TypeId;
-use std::collections::HashMap;
 use std::marker::PhantomData;
-use std::sync::{OnceLock, PoisonError, RwLock};
 
 /// One call's arguments for `T`, fed as they stream.
 ///
@@ -45,22 +41,12 @@ impl<T: ToolArgs> ArgsStream<T> {
     /// the end) that records events.
     pub fn with_options(options: Options) -> Self {
         // A contract that does not compile checks nothing while the text
-        // arrives; `finish` then says why ([`ArgsError::Contract`]).
-        let checks = match T::try_validator() {
-            // The schema validation reads: aliases are members too.
-            Ok(validator) => {
-                let prepared = prepared_of::<T>(validator.schema());
-                Checks {
-                    sites: Some(&prepared.sites),
-                    plan: prepared.plan(),
-                    validator: Some(validator),
-                }
-            }
-            Err(_) => Checks {
-                sites: None,
-                plan: None,
-                validator: None,
-            },
+        // arrives; `finish` then says why ([`ArgsError::Contract`]). The
+        // plan is the one the contract compiled from the schema validation
+        // reads (aliases are members too).
+        let checks = match T::__contract() {
+            Ok(compiled) => Checks::against(&compiled.plan, &compiled.validator),
+            Err(_) => Checks::none(),
         };
         ArgsStream {
             engine: Engine::new(checks, options, true),
@@ -218,46 +204,4 @@ pub(crate) fn args_error(finding: &Finding) -> ArgsError {
         }),
         Finding::Invalid(violation) => ArgsError::Invalid(Violations(vec![violation.clone()])),
     }
-}
-
-/// The plan and sites compiled from `T`'s schema, once per type for the
-/// process (as `T`'s validator is).
-fn prepared_of<T: ToolArgs>(schema: &'static Value) -> &'static Prepared<'static> {
-    type Cache = RwLock<HashMap<TypeId, &'static Prepared<'static>>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    thread_local! {
-        // The type this thread streamed last: most hosts stream calls of
-        // a few types, so most calls skip the lock and the hash.
-        static LAST: std::cell::Cell<Option<(TypeId, &'static Prepared<'static>)>> =
-            const { std::cell::Cell::new(None) };
-    }
-    let id = TypeId::of::<T>();
-    if let Some((last, prepared)) = LAST.with(std::cell::Cell::get)
-        && last == id
-    {
-        return prepared;
-    }
-    let prepared = prepared_in(CACHE.get_or_init(Cache::default), id, schema);
-    LAST.with(|last| last.set(Some((id, prepared))));
-    prepared
-}
-
-fn prepared_in(
-    cache: &RwLock<HashMap<TypeId, &'static Prepared<'static>>>,
-    id: TypeId,
-    schema: &'static Value,
-) -> &'static Prepared<'static> {
-    if let Some(prepared) = cache
-        .read()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(&id)
-    {
-        return prepared;
-    }
-    let compiled: &'static Prepared<'static> = Box::leak(Box::new(Prepared::new(schema)));
-    cache
-        .write()
-        .unwrap_or_else(PoisonError::into_inner)
-        .entry(id)
-        .or_insert(compiled)
 }

@@ -4,10 +4,10 @@
 use super::build::{Built, decode_key, decode_scalar};
 use super::events::{Certainty, Event, EventRef, Location, Snapshot, Steps};
 use super::lexer::{Fragment, Lexer, Sink, Token};
-use super::schema::{Child, SiteId, Sites};
 use crate::normalizer::{NormalizeError, Options, Repairer};
 use crate::path::Path;
 use crate::path::Pointer;
+use crate::plan::sites::{Child, Site, SiteId, Sites};
 use crate::plan::{Bound, JsonType, Loc, SchemaPlan};
 use crate::rejection::{SyntaxError, SyntaxKind};
 use crate::report::Report;
@@ -258,54 +258,6 @@ impl Sink for Reader<'_, '_, '_> {
     }
 }
 
-/// What one schema needs for streaming, compiled once: the normalizer's
-/// plan and the validator's sites.
-#[derive(Debug)]
-pub(crate) struct Prepared<'s> {
-    plan: Option<PlanOf<'s>>,
-    pub(crate) sites: Sites,
-}
-
-/// A plan compiled for streaming, or one its owner already compiled from
-/// the same schema.
-#[derive(Debug)]
-enum PlanOf<'s> {
-    Compiled(SchemaPlan),
-    Shared(&'s SchemaPlan),
-}
-
-impl<'s> Prepared<'s> {
-    pub(crate) fn new(schema: &'s Value) -> Self {
-        match SchemaPlan::compile(schema) {
-            Ok(plan) => Prepared {
-                sites: Sites::compile(&plan),
-                plan: Some(PlanOf::Compiled(plan)),
-            },
-            // Nothing is decided before the end: the whole text's
-            // rejection names what is wrong with the schema.
-            Err(_) => Prepared {
-                plan: None,
-                sites: Sites::undecided(),
-            },
-        }
-    }
-
-    /// Prepared with `plan`, compiled from the schema already.
-    pub(crate) fn with_plan(plan: &'s SchemaPlan) -> Self {
-        Prepared {
-            plan: Some(PlanOf::Shared(plan)),
-            sites: Sites::compile(plan),
-        }
-    }
-
-    pub(crate) fn plan(&self) -> Option<&SchemaPlan> {
-        match self.plan.as_ref()? {
-            PlanOf::Compiled(plan) => Some(plan),
-            PlanOf::Shared(plan) => Some(plan),
-        }
-    }
-}
-
 /// The plan, sites and validator a call is checked against.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Checks<'s> {
@@ -314,6 +266,28 @@ pub(crate) struct Checks<'s> {
     /// `None`: nothing is checked against the schema (an unknown tool's
     /// arguments are only read).
     pub(crate) validator: Option<&'s Validator>,
+}
+
+impl<'s> Checks<'s> {
+    /// Checks against `plan`, the compiled form of `validator`'s schema
+    /// (its sites built on first use).
+    pub(crate) fn against(plan: &'s SchemaPlan, validator: &'s Validator) -> Self {
+        Checks {
+            sites: Some(plan.sites()),
+            plan: Some(plan),
+            validator: Some(validator),
+        }
+    }
+
+    /// Nothing checked: the text is only read (an unknown tool's
+    /// arguments, a type whose contract does not compile).
+    pub(crate) fn none() -> Self {
+        Checks {
+            sites: None,
+            plan: None,
+            validator: None,
+        }
+    }
 }
 
 /// The state of one streamed call's arguments, apart from the text.
@@ -1183,7 +1157,7 @@ impl<'s> Core<'s> {
         &mut self,
         plan: &SchemaPlan,
         loc: &Loc,
-        site: Option<&super::schema::Site>,
+        site: Option<&Site>,
         value: &Value,
         (location, on_event): (Option<Pointer>, Option<OnEvent<'_>>),
         depth: usize,

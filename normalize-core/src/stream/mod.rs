@@ -212,7 +212,6 @@ mod events;
 mod lexer;
 #[cfg(test)]
 mod parsed_tests;
-mod schema;
 mod session;
 pub mod wire;
 

@@ -126,11 +126,7 @@ fn json_text() -> impl Strategy<Value = String> {
 
 /// Streams `text` cut at `cuts` (byte offsets, any order) with no schema.
 fn streamed(text: &str, cuts: &[usize], events: bool) -> Option<Value> {
-    let checks = Checks {
-        sites: None,
-        plan: None,
-        validator: None,
-    };
+    let checks = Checks::none();
     let options = Options {
         max_depth: usize::MAX,
         ..Options::default()
@@ -191,11 +187,7 @@ proptest! {
 /// snapshot made from the built values with the one parsed from the text;
 /// returns how many snapshots were made from built values.
 fn compare_snapshots(text: &[u8]) -> Result<usize, String> {
-    let checks = Checks {
-        sites: None,
-        plan: None,
-        validator: None,
-    };
+    let checks = Checks::none();
     let mut engine = Engine::new(checks, Options::default(), false);
     let mut built = 0;
     for (at, byte) in text.iter().enumerate() {
@@ -273,11 +265,7 @@ fn a_dropped_stream_leaves_nothing_to_the_next() {
     // Buffers are reused between the streams of a thread: one dropped with
     // containers open, events waiting and bytes kept must not show in the
     // next one.
-    let checks = Checks {
-        sites: None,
-        plan: None,
-        validator: None,
-    };
+    let checks = Checks::none();
     for events in [false, true] {
         let mut abandoned = Engine::new(checks, Options::default(), events);
         abandoned.push(Fragment::Str("[{\"a\": [1, \"x\", {\"b\": [tr"));
@@ -300,11 +288,7 @@ fn a_deep_unfinished_call_drops_on_a_small_stack() {
             max_depth: usize::MAX,
             ..Options::default()
         };
-        let checks = Checks {
-            sites: None,
-            plan: None,
-            validator: None,
-        };
+        let checks = Checks::none();
         let mut engine = Engine::new(checks, options, false);
         engine.push(Fragment::Str(&"[".repeat(depth + 1)));
         engine.push(Fragment::Str(&"]".repeat(depth)));

@@ -3,12 +3,13 @@
 //! provider's index.
 
 use super::args::ArgsStream;
-use super::engine::{Checks, Engine, Finding, Found, OnEvent, Prepared, lend};
+use super::engine::{Checks, Engine, Finding, Found, OnEvent, lend};
 use super::events::{Certainty, Early, Event, EventRef, Snapshot};
 use super::lexer::Fragment;
 use super::wire::CallDelta;
 use crate::call::{Arguments, ToolCall, WireFormat};
 use crate::normalizer::NormalizeError;
+use crate::plan::SchemaPlan;
 use crate::rejection::{
     CallError, InvalidArguments, Rejection, SyntaxError, SyntaxKind, UnknownTool,
 };
@@ -20,14 +21,14 @@ use std::collections::HashMap;
 /// What one tool needs to be checked while it streams.
 #[derive(Debug)]
 struct Tool<'t> {
-    prepared: Prepared<'t>,
+    plan: &'t SchemaPlan,
     validator: &'t Validator,
 }
 
-/// A [`Toolbox`] prepared for streamed calls: each tool's normalization
-/// plan compiled once, from the schema the toolbox validates against (its
-/// dialect's), beside the toolbox's own validator. Build one per toolbox
-/// and share it.
+/// A [`Toolbox`] prepared for streamed calls: each tool's compiled schema
+/// (the plan of the schema the toolbox validates against, its dialect's)
+/// and validator, both the toolbox's own, so nothing is compiled again.
+/// Cheap to build; share one per toolbox all the same.
 pub struct ToolStreams<'t, C: ?Sized = ()> {
     toolbox: &'t Toolbox<C>,
     tools: HashMap<String, Tool<'t>>,
@@ -47,17 +48,11 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
         let tools = toolbox
             .names()
             .filter_map(|name| {
-                // The schema validation reads: aliases are members too.
-                let schema = toolbox.validator(name)?.schema();
-                // An untyped tool's plan was compiled from this same schema
-                // at registration; a derived tool normalizes with its own
-                // code, so its plan is compiled here.
-                let prepared = match toolbox.plan(name) {
-                    Some(plan) => Prepared::with_plan(plan),
-                    None => Prepared::new(schema),
-                };
+                // The plan compiled from the schema the toolbox validates
+                // against (a derived tool's contract's, or the one compiled
+                // at registration): its sites are built once, with it.
                 let tool = Tool {
-                    prepared,
+                    plan: toolbox.plan(name)?,
                     validator: toolbox.validator(name)?,
                 };
                 Some((name.to_owned(), tool))
@@ -81,20 +76,9 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
     ) -> ToolCallStream<'_, 't, C> {
         let options = *self.toolbox.call_options();
         let (checks, unknown) = match self.tools.get(name) {
-            Some(tool) => (
-                Checks {
-                    sites: Some(&tool.prepared.sites),
-                    plan: tool.prepared.plan(),
-                    validator: Some(tool.validator),
-                },
-                None,
-            ),
+            Some(tool) => (Checks::against(tool.plan, tool.validator), None),
             None => (
-                Checks {
-                    sites: None,
-                    plan: None,
-                    validator: None,
-                },
+                Checks::none(),
                 Some(UnknownTool::new(name, self.toolbox.names())),
             ),
         };

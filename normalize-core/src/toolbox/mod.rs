@@ -150,10 +150,11 @@ impl<C: ?Sized> Toolbox<C> {
             source,
         };
         let declared = T::try_input_schema().map_err(contract)?;
-        let derived_validator = T::try_validator().map_err(contract)?;
+        let compiled = T::__contract().map_err(|error| contract(error.clone()))?;
+        let derived_validator = &compiled.validator;
         let (normalize, validator, strict, declared_validator) = match self.dialect {
             Dialect::Canonical => (
-                Normalize::Derived(T::__normalize_in),
+                Normalize::Derived(T::__normalize_in, &compiled.plan),
                 ValidatorRef::Static(derived_validator),
                 None,
                 None,
@@ -304,13 +305,14 @@ impl<C: ?Sized> Toolbox<C> {
         self.find(name).map(|t| &*t.validator)
     }
 
-    /// The plan `name`'s untyped calls are normalized with, compiled from
-    /// [`Toolbox::schema`] at registration (`None` for a derived tool,
-    /// which normalizes with its generated code).
+    /// The compiled form of the schema `name`'s calls are validated
+    /// against: compiled at registration, or (a derived tool in the
+    /// canonical dialect, which normalizes with its generated code) its
+    /// type's contract's.
     pub(crate) fn plan(&self, name: &str) -> Option<&SchemaPlan> {
         match &self.find(name)?.normalize {
             tool::Normalize::Plan(plan) => Some(plan),
-            tool::Normalize::Derived(_) => None,
+            tool::Normalize::Derived(_, plan) => Some(plan),
         }
     }
 

@@ -33,8 +33,13 @@ pub(crate) trait Body: Send + Sync {
 
 /// How a tool normalizes.
 pub(crate) enum Normalize {
-    /// The code `#[derive(ToolArgs)]` generated (canonical dialect).
-    Derived(fn(&mut Repairer<'_>, &mut Value, &Path<'_>, usize) -> Result<(), NormalizeError>),
+    /// The code `#[derive(ToolArgs)]` generated (canonical dialect), and
+    /// the plan the type's contract compiled from the schema its validator
+    /// reads (what a streamed call's early checks read).
+    Derived(
+        fn(&mut Repairer<'_>, &mut Value, &Path<'_>, usize) -> Result<(), NormalizeError>,
+        &'static SchemaPlan,
+    ),
     /// A plan compiled from the validating schema.
     Plan(Box<SchemaPlan>),
 }
@@ -84,7 +89,7 @@ impl Tool {
         let mut report = Report::default();
         let mut repairer = Repairer::new(options, &mut report);
         match &self.normalize {
-            Normalize::Derived(walk) => walk(&mut repairer, value, &Path::ROOT, 0)?,
+            Normalize::Derived(walk, _) => walk(&mut repairer, value, &Path::ROOT, 0)?,
             Normalize::Plan(plan) => repairer.walk(plan, &plan.root(), value, &Path::ROOT, 0)?,
         }
         Ok(report)

@@ -19,12 +19,16 @@
 //! once the tag's value is known ([`Sites::by_tag`]), and one its objects'
 //! single member decides, once the first key is ([`Sites::by_key`]).
 //!
-//! Compiled once per schema into [`Sites`]: every location reachable through
-//! closed sites, with its members' and elements' sites looked up by name,
-//! so streaming a call costs one lookup per key. A schema that does not
-//! compile has one site, open.
+//! Part of the plan: built from its nodes the first time a call to its
+//! schema streams ([`SchemaPlan::sites`]), and kept with them, so a stream
+//! reads the same compiled schema as the normalizer and the validator's
+//! plan, never a second compile of its own. [`Sites`] hold every location
+//! reachable through closed sites, with its members' and elements' sites
+//! looked up by name, so streaming a call costs one lookup per key. The
+//! stream engine (`crate::stream`) is their only reader.
 
-use crate::plan::{JsonType, Node, NodeId, SchemaPlan, Sub};
+use super::node::{Node, NodeId, Sub};
+use super::types::JsonType;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -126,16 +130,16 @@ pub(crate) struct Sites {
 impl Sites {
     /// Compiles every site reachable from the plan's root through closed
     /// sites.
-    pub(crate) fn compile(plan: &SchemaPlan) -> Self {
+    pub(crate) fn compile(nodes: &[Node], root: Sub) -> Self {
         let mut builder = Builder {
-            plan,
+            nodes,
             sites: Vec::new(),
             known: HashMap::new(),
             todo: Vec::new(),
             decided: Vec::new(),
             object_unions: Vec::new(),
         };
-        builder.intern(vec![plan.root_sub()]);
+        builder.intern(vec![root]);
         while let Some(todo) = builder.todo.pop() {
             builder.fill(todo);
         }
@@ -148,17 +152,6 @@ impl Sites {
         }
         Sites {
             sites: builder.sites,
-        }
-    }
-
-    /// The sites of a schema that did not compile: one, open, which
-    /// decides nothing.
-    pub(crate) fn undecided() -> Self {
-        Sites {
-            sites: vec![Site {
-                open: true,
-                ..Site::default()
-            }],
         }
     }
 
@@ -286,7 +279,7 @@ fn comparable(value: &Value, allowed: &[Value]) -> bool {
 type Parts = Vec<Sub>;
 
 struct Builder<'p> {
-    plan: &'p SchemaPlan,
+    nodes: &'p [Node],
     sites: Vec<Site>,
     /// Sites by the nodes they were built from.
     known: HashMap<Vec<usize>, SiteId>,
@@ -328,7 +321,7 @@ struct Todo {
 
 impl<'p> Builder<'p> {
     fn node(&self, id: NodeId) -> &'p Node {
-        self.plan.node(id)
+        &self.nodes[id as usize]
     }
 
     /// The site where all of `schemas` apply (compiled later), or
@@ -880,7 +873,8 @@ mod tests {
     use serde_json::json;
 
     fn compile(schema: &Value) -> Sites {
-        Sites::compile(&SchemaPlan::compile(schema).expect("the schema compiles"))
+        let plan = crate::plan::SchemaPlan::compile(schema).expect("the schema compiles");
+        Sites::compile(&plan.nodes, plan.root)
     }
 
     fn known(child: Child) -> SiteId {
