@@ -15,7 +15,10 @@
 //! schema, `from_value::<T>`); `stream8`/`stream64`, the text fed to an
 //! `ArgsStream<T>` in fragments of 8 or 64 bytes (moved on to a character
 //! boundary), its recorded events drained after each, then `finish()`, as
-//! `benches/stream.rs` does.
+//! `benches/stream.rs` does; `eventfloor`, `from_model` plus the owned
+//! events a stream records for the call (each location and a copy of each
+//! value, made from the parsed value): the least a stream that records
+//! them can cost.
 
 use std::hint::black_box;
 use toolargs::ToolArgs;
@@ -103,6 +106,23 @@ fn main() {
         }
         return;
     }
+    if args.get(3).map(String::as_str) == Some("eventfloor") {
+        // What any stream that records owned events pays at least, beside
+        // `from_model`: each event's location and its own copy of the value
+        // (the parsed value stands in for what the stream reads).
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut events = Vec::new();
+        for _ in 0..calls {
+            let parsed = SearchArgs::from_model(black_box(text.as_str()));
+            record(
+                black_box(&value),
+                &toolargs::path::Pointer::root(),
+                &mut events,
+            );
+            let _ = black_box((parsed.is_ok(), events.drain(..).count()));
+        }
+        return;
+    }
     if args.get(3).map(String::as_str) == Some("pipeline") {
         let pipeline =
             jsonschema::validator_for(SearchArgs::input_schema()).expect("the schema compiles");
@@ -121,5 +141,41 @@ fn main() {
     }
     for _ in 0..calls {
         let _ = black_box(SearchArgs::from_model(black_box(text.as_str())));
+    }
+}
+
+/// The events a stream records for `value` at `at`, in its order: each
+/// scalar, then each container after its members.
+fn record(
+    value: &serde_json::Value,
+    at: &toolargs::path::Pointer,
+    events: &mut Vec<toolargs::stream::Event>,
+) {
+    use serde_json::Value;
+    use toolargs::plan::JsonType;
+    use toolargs::stream::Event;
+    match value {
+        Value::Object(members) => {
+            for (key, member) in members {
+                record(member, &at.key(key), events);
+            }
+            events.push(Event::Closed {
+                location: at.clone(),
+                shape: JsonType::Object,
+            });
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                record(item, &at.index(index), events);
+            }
+            events.push(Event::Closed {
+                location: at.clone(),
+                shape: JsonType::Array,
+            });
+        }
+        scalar => events.push(Event::Value {
+            location: at.clone(),
+            value: scalar.clone(),
+        }),
     }
 }
