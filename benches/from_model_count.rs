@@ -15,7 +15,8 @@
 //! schema, `from_value::<T>`); `stream8`/`stream64`, the text fed to an
 //! `ArgsStream<T>` in fragments of 8 or 64 bytes (moved on to a character
 //! boundary), its recorded events drained after each, then `finish()`, as
-//! `benches/stream.rs` does; `eventfloor`, `from_model` plus the owned
+//! `benches/stream.rs` does (`stream8quiet`/`stream64quiet`: a stream made
+//! `without_events()`); `eventfloor`, `from_model` plus the owned
 //! events a stream records for the call (each location and a copy of each
 //! value, made from the parsed value): the least a stream that records
 //! them can cost.
@@ -93,10 +94,18 @@ fn main() {
         return;
     }
     if let Some(delta) = args.get(3).and_then(|mode| mode.strip_prefix("stream")) {
+        // `stream64quiet`: made `without_events()`, nothing drained.
+        let (delta, quiet) = match delta.strip_suffix("quiet") {
+            Some(delta) => (delta, true),
+            None => (delta, false),
+        };
         let delta: usize = delta.parse().expect("stream8 or stream64");
         let fragments = fragments::fragments(&text, delta);
         for _ in 0..calls {
             let mut call = toolargs::stream::ArgsStream::<SearchArgs>::new();
+            if quiet {
+                call = call.without_events();
+            }
             let mut seen = 0;
             for fragment in &fragments {
                 call.push(black_box(fragment));
