@@ -9,7 +9,8 @@ use std::sync::OnceLock;
 ///
 /// Compile once per tool (compilation resolves every `$ref`, compiles every
 /// pattern and computes declared types to a fixed point), then share it: a
-/// plan is immutable, `Send` and `Sync`.
+/// plan is immutable (but for what a streamed call reads, built once, the
+/// first time one streams), `Send` and `Sync`.
 ///
 /// ```
 /// use toolargs_core::plan::{JsonType, SchemaPlan};
