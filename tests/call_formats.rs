@@ -792,6 +792,18 @@ fn arguments_are_held_to_the_callers_depth_whatever_the_format() {
             error.message,
             "arguments nest 200 levels deep, more than the limit of 128"
         );
+        // Valid JSON, only too deep: neither called invalid JSON nor given
+        // a position it does not have.
+        assert_eq!(
+            error.to_string(),
+            "tool call arguments could not be read: arguments nest 200 levels deep, more than \
+             the limit of 128"
+        );
+        assert_eq!(
+            error.model_message(),
+            "The tool call's arguments could not be read (arguments nest 200 levels deep, more \
+             than the limit of 128). Send the arguments again as one JSON object."
+        );
     }
     // A value within the reader's limit but past the toolbox's is refused
     // the same way as text.
@@ -842,6 +854,11 @@ fn arguments_are_held_to_the_callers_depth_whatever_the_format() {
     assert_eq!(
         error.message,
         "the call nests 201 levels deep, more than the limit of 128"
+    );
+    assert_eq!(
+        error.model_message(),
+        "The tool call could not be read (the call nests 201 levels deep, more than the limit \
+         of 128). Send the call again as valid JSON."
     );
     // A deep argument value that is not JSON is a syntax error of the
     // envelope, at its place.

@@ -112,74 +112,94 @@ impl SyntaxError {
         }
     }
 
-    /// The message for the model's repair turn.
+    /// The message for the model's repair turn. A text refused with no
+    /// position (nested past a limit, a blank line of JSON Lines) is not
+    /// called invalid JSON: it may be valid, and the model is told what
+    /// stopped the reading instead.
     pub fn model_message(&self) -> String {
-        match self.kind {
-            SyntaxKind::Arguments => format!(
-                "The tool call's arguments are not valid JSON ({}, {}). Send the arguments again as one JSON object.",
-                self.position(),
+        match (self.kind, self.position()) {
+            (SyntaxKind::Arguments, Some(at)) => format!(
+                "The tool call's arguments are not valid JSON ({at}, {}). Send the arguments again as one JSON object.",
                 self.message
             ),
-            SyntaxKind::Envelope => format!(
-                "The tool call is not valid JSON ({}, {}). Send the call again as valid JSON.",
-                self.position(),
+            (SyntaxKind::Arguments, None) => format!(
+                "The tool call's arguments could not be read ({}). Send the arguments again as one JSON object.",
                 self.message
             ),
-            SyntaxKind::Shape => format!(
+            (SyntaxKind::Envelope, Some(at)) => format!(
+                "The tool call is not valid JSON ({at}, {}). Send the call again as valid JSON.",
+                self.message
+            ),
+            (SyntaxKind::Envelope, None) => format!(
+                "The tool call could not be read ({}). Send the call again as valid JSON.",
+                self.message
+            ),
+            (SyntaxKind::Shape, _) => format!(
                 "The tool call is malformed at `{}`: {}. Send it again with a `name` and an arguments object.",
                 self.pointer.as_deref().unwrap_or(""),
                 self.message
             ),
-            SyntaxKind::Document => format!(
-                "The JSON text is not valid ({}, {}). Send it again as valid JSON.",
-                self.position(),
+            (SyntaxKind::Document, Some(at)) => format!(
+                "The JSON text is not valid ({at}, {}). Send it again as valid JSON.",
+                self.message
+            ),
+            (SyntaxKind::Document, None) => format!(
+                "The JSON text could not be read ({}). Send it again as valid JSON.",
                 self.message
             ),
         }
     }
 
-    fn position(&self) -> String {
+    /// `line L, column C`, when the text was refused at a place.
+    fn position(&self) -> Option<String> {
         match (self.line, self.column) {
-            (Some(line), Some(column)) => format!("line {line}, column {column}"),
-            _ => "position unknown".to_owned(),
+            (Some(line), Some(column)) => Some(format!("line {line}, column {column}")),
+            _ => None,
         }
     }
 }
 
 impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            SyntaxKind::Envelope => write!(
+        let pointer = || {
+            self.pointer
+                .as_deref()
+                .map(|p| format!(" (`{p}`)"))
+                .unwrap_or_default()
+        };
+        match (self.kind, self.position()) {
+            (SyntaxKind::Envelope, Some(at)) => {
+                write!(f, "tool call is not JSON at {at}: {}", self.message)
+            }
+            (SyntaxKind::Envelope, None) => {
+                write!(f, "tool call could not be read: {}", self.message)
+            }
+            (SyntaxKind::Arguments, Some(at)) => write!(
                 f,
-                "tool call is not JSON at {}: {}",
-                self.position(),
+                "tool call arguments{} are not JSON at {at}: {}",
+                pointer(),
                 self.message
             ),
-            SyntaxKind::Arguments => write!(
+            (SyntaxKind::Arguments, None) => write!(
                 f,
-                "tool call arguments{} are not JSON at {}: {}",
-                self.pointer
-                    .as_deref()
-                    .map(|p| format!(" (`{p}`)"))
-                    .unwrap_or_default(),
-                self.position(),
+                "tool call arguments{} could not be read: {}",
+                pointer(),
                 self.message
             ),
-            SyntaxKind::Shape => write!(
+            (SyntaxKind::Shape, _) => write!(
                 f,
                 "not a tool call: at `{}`: {}",
                 self.pointer.as_deref().unwrap_or(""),
                 self.message
             ),
-            SyntaxKind::Document => match (self.line, self.column) {
-                (Some(line), Some(column)) => {
-                    write!(
-                        f,
-                        "not JSON: {} at line {line} column {column}",
-                        self.message
-                    )
-                }
-                _ => write!(f, "not JSON: {}", self.message),
+            (SyntaxKind::Document, _) => match (self.line, self.column) {
+                (Some(line), Some(column)) => write!(
+                    f,
+                    "not JSON: {} at line {line} column {column}",
+                    self.message
+                ),
+                // Refused for its nesting: the message says so.
+                _ => f.write_str(&self.message),
             },
         }
     }

@@ -241,7 +241,8 @@ fn normalize_text<'t>(
     place: &str,
 ) -> Result<(Cow<'t, str>, Report), String> {
     normalizer.normalize_text(text).map_err(|e| match e {
-        // Said as any JSON text the command reads is: `not JSON: ...`.
+        // Said as any JSON text the command reads is: `not JSON: ... at
+        // line L column C`, or (nested too deep) what the limit is.
         NormalizeTextError::Syntax(e) => format!(
             "{place}: {}",
             SyntaxError {
