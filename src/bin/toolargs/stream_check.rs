@@ -343,7 +343,9 @@ impl<'s, 't> Replay<'s, 't> {
                 Some(choice) => WireReader::openai_chat_choice(choice),
                 None => WireReader::new(format),
             },
-            session: self.streams.session(format.into()),
+            // Verdicts only: the calls' events are never read, so none is
+            // recorded (each would copy its value, for the whole call).
+            session: self.streams.session(format.into()).without_events(),
         }
     }
 
