@@ -19,7 +19,8 @@
 //! `without_events()`); `eventfloor`, `from_model` plus the owned
 //! events a stream records for the call (each location and a copy of each
 //! value, made from the parsed value): the least a stream that records
-//! them can cost.
+//! them can cost; `valuefloor`, the same with the values' copies alone (no
+//! locations).
 
 use std::hint::black_box;
 use toolargs::ToolArgs;
@@ -115,6 +116,17 @@ fn main() {
         }
         return;
     }
+    if args.get(3).map(String::as_str) == Some("valuefloor") {
+        // `eventfloor` without the locations: the values' copies alone.
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut values = Vec::new();
+        for _ in 0..calls {
+            let parsed = SearchArgs::from_model(black_box(text.as_str()));
+            copy_values(black_box(&value), &mut values);
+            let _ = black_box((parsed.is_ok(), values.drain(..).count()));
+        }
+        return;
+    }
     if args.get(3).map(String::as_str) == Some("eventfloor") {
         // What any stream that records owned events pays at least, beside
         // `from_model`: each event's location and its own copy of the value
@@ -186,5 +198,17 @@ fn record(
             location: at.clone(),
             value: scalar.clone(),
         }),
+    }
+}
+
+/// The copies of `value`'s scalars a stream's events hold, without their
+/// locations.
+fn copy_values(value: &serde_json::Value, out: &mut Vec<serde_json::Value>) {
+    match value {
+        serde_json::Value::Object(members) => {
+            members.values().for_each(|member| copy_values(member, out));
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|item| copy_values(item, out)),
+        scalar => out.push(scalar.clone()),
     }
 }
