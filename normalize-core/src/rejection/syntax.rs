@@ -117,36 +117,35 @@ impl SyntaxError {
     /// called invalid JSON: it may be valid, and the model is told what
     /// stopped the reading instead.
     pub fn model_message(&self) -> String {
-        match (self.kind, self.position()) {
-            (SyntaxKind::Arguments, Some(at)) => format!(
-                "The tool call's arguments are not valid JSON ({at}, {}). Send the arguments again as one JSON object.",
-                self.message
+        // What the text is called when read at a place, when refused with
+        // none, and what to send again.
+        let (invalid, unread, again) = match self.kind {
+            SyntaxKind::Arguments => (
+                "The tool call's arguments are not valid JSON",
+                "The tool call's arguments could not be read",
+                "Send the arguments again as one JSON object.",
             ),
-            (SyntaxKind::Arguments, None) => format!(
-                "The tool call's arguments could not be read ({}). Send the arguments again as one JSON object.",
-                self.message
+            SyntaxKind::Envelope => (
+                "The tool call is not valid JSON",
+                "The tool call could not be read",
+                "Send the call again as valid JSON.",
             ),
-            (SyntaxKind::Envelope, Some(at)) => format!(
-                "The tool call is not valid JSON ({at}, {}). Send the call again as valid JSON.",
-                self.message
+            SyntaxKind::Document => (
+                "The JSON text is not valid",
+                "The JSON text could not be read",
+                "Send it again as valid JSON.",
             ),
-            (SyntaxKind::Envelope, None) => format!(
-                "The tool call could not be read ({}). Send the call again as valid JSON.",
-                self.message
-            ),
-            (SyntaxKind::Shape, _) => format!(
-                "The tool call is malformed at `{}`: {}. Send it again with a `name` and an arguments object.",
-                self.pointer.as_deref().unwrap_or(""),
-                self.message
-            ),
-            (SyntaxKind::Document, Some(at)) => format!(
-                "The JSON text is not valid ({at}, {}). Send it again as valid JSON.",
-                self.message
-            ),
-            (SyntaxKind::Document, None) => format!(
-                "The JSON text could not be read ({}). Send it again as valid JSON.",
-                self.message
-            ),
+            SyntaxKind::Shape => {
+                return format!(
+                    "The tool call is malformed at `{}`: {}. Send it again with a `name` and an arguments object.",
+                    self.pointer.as_deref().unwrap_or(""),
+                    self.message
+                );
+            }
+        };
+        match self.position() {
+            Some(at) => format!("{invalid} ({at}, {}). {again}", self.message),
+            None => format!("{unread} ({}). {again}", self.message),
         }
     }
 
