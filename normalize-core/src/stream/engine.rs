@@ -258,14 +258,18 @@ impl Sink for Reader<'_, '_, '_> {
     }
 }
 
-/// The plan, sites and validator a call is checked against.
+/// The plan, sites and validator a call is checked against. Made by
+/// [`Checks::against`] or [`Checks::none`] only, so the sites are always
+/// the plan's own.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Checks<'s> {
-    pub(crate) sites: Option<&'s Sites>,
-    pub(crate) plan: Option<&'s SchemaPlan>,
+    /// `plan.sites()`, taken once per call rather than through the plan's
+    /// `OnceLock` at every key and value.
+    sites: Option<&'s Sites>,
+    plan: Option<&'s SchemaPlan>,
     /// `None`: nothing is checked against the schema (an unknown tool's
     /// arguments are only read).
-    pub(crate) validator: Option<&'s Validator>,
+    validator: Option<&'s Validator>,
 }
 
 impl<'s> Checks<'s> {

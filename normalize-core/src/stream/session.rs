@@ -9,56 +9,33 @@ use super::lexer::Fragment;
 use super::wire::CallDelta;
 use crate::call::{Arguments, ToolCall, WireFormat};
 use crate::normalizer::NormalizeError;
-use crate::plan::SchemaPlan;
 use crate::rejection::{
     CallError, InvalidArguments, Rejection, SyntaxError, SyntaxKind, UnknownTool,
 };
 use crate::tool_args::{ArgsError, Parsed, ToolArgs};
 use crate::toolbox::{Checked, Toolbox};
-use crate::validate::{Validator, Violations};
-use std::collections::HashMap;
+use crate::validate::Violations;
 
-/// What one tool needs to be checked while it streams.
-#[derive(Debug)]
-struct Tool<'t> {
-    plan: &'t SchemaPlan,
-    validator: &'t Validator,
-}
-
-/// A [`Toolbox`] prepared for streamed calls: each tool's compiled schema
-/// (the plan of the schema the toolbox validates against, its dialect's)
-/// and validator, both the toolbox's own, so nothing is compiled again.
-/// Cheap to build; share one per toolbox all the same.
+/// A [`Toolbox`] prepared for streamed calls: each call reads its tool's
+/// compiled schema (the plan of the schema the toolbox validates against,
+/// its dialect's) and validator, both the toolbox's own, so nothing is
+/// compiled again and preparing costs nothing.
 pub struct ToolStreams<'t, C: ?Sized = ()> {
     toolbox: &'t Toolbox<C>,
-    tools: HashMap<String, Tool<'t>>,
 }
 
 impl<C: ?Sized> std::fmt::Debug for ToolStreams<'_, C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolStreams")
-            .field("tools", &self.tools.keys().collect::<Vec<_>>())
+            .field("tools", &self.toolbox.names().collect::<Vec<_>>())
             .finish_non_exhaustive()
     }
 }
 
 impl<'t, C: ?Sized> ToolStreams<'t, C> {
-    /// Prepares every tool of `toolbox`.
+    /// Streamed calls to the tools of `toolbox`.
     pub fn new(toolbox: &'t Toolbox<C>) -> Self {
-        let tools = toolbox
-            .names()
-            .filter_map(|name| {
-                // The plan compiled from the schema the toolbox validates
-                // against (a derived tool's contract's, or the one compiled
-                // at registration): its sites are built once, with it.
-                let tool = Tool {
-                    plan: toolbox.plan(name)?,
-                    validator: toolbox.validator(name)?,
-                };
-                Some((name.to_owned(), tool))
-            })
-            .collect();
-        ToolStreams { toolbox, tools }
+        ToolStreams { toolbox }
     }
 
     /// The toolbox.
@@ -75,8 +52,8 @@ impl<'t, C: ?Sized> ToolStreams<'t, C> {
         format: WireFormat,
     ) -> ToolCallStream<'_, 't, C> {
         let options = *self.toolbox.call_options();
-        let (checks, unknown) = match self.tools.get(name) {
-            Some(tool) => (Checks::against(tool.plan, tool.validator), None),
+        let (checks, unknown) = match self.toolbox.checked_against(name) {
+            Some((plan, validator)) => (Checks::against(plan, validator), None),
             None => (
                 Checks::none(),
                 Some(UnknownTool::new(name, self.toolbox.names())),

@@ -299,21 +299,17 @@ impl<C: ?Sized> Toolbox<C> {
         self.find(name).map(Tool::schema)
     }
 
-    /// The validator `name`'s calls are checked with, compiled once at
-    /// registration (streamed calls share it).
-    pub(crate) fn validator(&self, name: &str) -> Option<&Validator> {
-        self.find(name).map(|t| &*t.validator)
-    }
-
-    /// The compiled form of the schema `name`'s calls are validated
-    /// against: compiled at registration, or (a derived tool in the
-    /// canonical dialect, which normalizes with its generated code) its
-    /// type's contract's.
-    pub(crate) fn plan(&self, name: &str) -> Option<&SchemaPlan> {
-        match &self.find(name)?.normalize {
-            tool::Normalize::Plan(plan) => Some(plan),
-            tool::Normalize::Derived(_, plan) => Some(plan),
-        }
+    /// The validator `name`'s calls are checked with and the compiled
+    /// form of its schema: compiled at registration, or (a derived tool in
+    /// the canonical dialect, which normalizes with its generated code) its
+    /// type's contract's. What a streamed call to `name` reads.
+    pub(crate) fn checked_against(&self, name: &str) -> Option<(&SchemaPlan, &Validator)> {
+        let tool = self.find(name)?;
+        let plan = match &tool.normalize {
+            tool::Normalize::Plan(plan) => plan,
+            tool::Normalize::Derived(_, plan) => *plan,
+        };
+        Some((plan, &*tool.validator))
     }
 
     /// The schema `name` declares (before any dialect transform).
